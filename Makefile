@@ -1,0 +1,126 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# ftrace-args: build the patched 6.12 kernel and the tools, boot them under
+# QEMU, run the tests and the benchmarks.  `make help` lists the targets.
+
+BASE_VERSION	?= 6.12.117-1~deb12u1
+FTA_CACHE	?= $(HOME)/.cache/ftrace-args
+JOBS		?= $(shell nproc)
+
+REPO		:= $(CURDIR)
+BASE		:= $(FTA_CACHE)/base-$(subst ~,_,$(BASE_VERSION))
+SRC		:= $(FTA_CACHE)/src
+OBJ		:= $(FTA_CACHE)/obj
+STAGE		:= $(FTA_CACHE)/stage
+MODROOT		:= $(FTA_CACHE)/modroot
+BPFSEL		:= $(FTA_CACHE)/bpf-selftests
+export FTA_CACHE
+export CCACHE_DIR ?= $(FTA_CACHE)/ccache
+export KBUILD_BUILD_USER := ftrace-args
+export KBUILD_BUILD_HOST := build
+
+VMRUN		:= $(REPO)/tools/testing/vm/vm-run
+KMAKE		:= $(MAKE) -C $(SRC) O=$(OBJ) CC="ccache gcc" -j$(JOBS)
+KERNEL		:= $(OBJ)/arch/x86/boot/bzImage
+STAMP		:= $(FTA_CACHE)/stamps
+
+.PHONY: all deps deps-full base tree config kernel modules tools run shell \
+	test test-full bench clean-tree help checkpatch edit-tree
+
+all: kernel tools
+
+help:
+	@echo "make            fetch the base, assemble the tree, build kernel and tools"
+	@echo "make run        boot the kernel under QEMU and show the main job"
+	@echo "make shell      boot the kernel and give an interactive shell"
+	@echo "make test       build, then our tests + the upstream ftracetest subset"
+	@echo "make test-full  the whole ftracetest suite + the BPF tracing selftests"
+	@echo "make bench      print the benchmark table (one guest run)"
+	@echo "make edit-tree  a quilt tree for editing patches/ (see README.md)"
+	@echo "make checkpatch checkpatch.pl --strict on patches and new files"
+	@echo "Build output lives in FTA_CACHE=$(FTA_CACHE)"
+
+# --- packages and base ------------------------------------------------------
+
+$(STAMP)/deps: build/packages.txt
+	@mkdir -p $(STAMP)
+	@build/install-packages.sh build/packages.txt
+	@touch $@
+
+$(STAMP)/deps-full: build/packages-full.txt
+	@mkdir -p $(STAMP)
+	@build/install-packages.sh build/packages-full.txt
+	@touch $@
+
+deps: $(STAMP)/deps
+deps-full: $(STAMP)/deps-full
+
+base: deps
+	@build/fetch-base.sh '$(BASE_VERSION)' '$(BASE)'
+
+# The tree is re-synced on every make; assemble.sh is a no-op when no input
+# changed, and otherwise touches only the files whose content changed.
+tree: base
+	@build/assemble.sh '$(BASE)' '$(SRC)' '$(REPO)' '$(STAGE)'
+
+# --- kernel -------------------------------------------------------------------
+
+$(OBJ)/.config: build/kernel.config | tree
+	@mkdir -p $(OBJ)
+	@echo "config: tinyconfig + build/kernel.config"
+	@$(MAKE) -s -C $(SRC) O=$(OBJ) tinyconfig >/dev/null
+	@cd $(SRC) && scripts/kconfig/merge_config.sh -m -O $(OBJ) $(OBJ)/.config \
+		$(REPO)/build/kernel.config > $(OBJ)/merge_config.log
+	@$(MAKE) -s -C $(SRC) O=$(OBJ) olddefconfig >/dev/null
+	@build/check-config.sh $(REPO)/build/kernel.config $(OBJ)/.config
+
+config: tree $(OBJ)/.config
+
+kernel: config
+	@echo "kernel: building in $(OBJ) (ccache: $(CCACHE_DIR))"
+	@ccache -M 8G >/dev/null
+	@+$(KMAKE) bzImage modules
+	@+$(MAKE) -s -C $(SRC) O=$(OBJ) INSTALL_MOD_PATH=$(MODROOT) \
+		INSTALL_MOD_STRIP=1 modules_install >/dev/null
+	@echo "kernel: $(KERNEL) ($$(cat $(OBJ)/include/config/kernel.release))"
+
+modules: kernel
+
+# --- userspace tools ----------------------------------------------------------
+
+TOOLS_OUT	:= $(FTA_CACHE)/tools
+TOOL_CFLAGS	:= -O2 -g -Wall -Wextra -Werror
+
+$(TOOLS_OUT)/fta-bench: tools/testing/ftrace-args/bench/fta-bench.c
+	@mkdir -p $(TOOLS_OUT)
+	$(CC) $(TOOL_CFLAGS) -o $@ $<
+
+tools: tree $(TOOLS_OUT)/fta-bench
+
+# --- guest --------------------------------------------------------------------
+
+run: all
+	@$(VMRUN) -- $(REPO)/tools/testing/ftrace-args/demo.sh
+
+shell: all
+	@$(VMRUN) --interactive -- /bin/bash -i
+
+test: all
+	@$(REPO)/tools/testing/ftrace-args/run-tests --src $(SRC)
+
+test-full: all deps-full
+	@$(REPO)/tools/testing/ftrace-args/run-tests --src $(SRC) --full
+
+bench: all
+	@$(REPO)/tools/testing/ftrace-args/bench/run-bench
+
+# --- development ----------------------------------------------------------------
+
+edit-tree: base
+	@build/edit-tree.sh '$(BASE)' '$(FTA_CACHE)/edit' '$(REPO)'
+
+checkpatch: tree
+	@build/checkpatch.sh '$(SRC)' '$(REPO)'
+
+clean-tree:
+	rm -rf $(SRC) $(STAGE)

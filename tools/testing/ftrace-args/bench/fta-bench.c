@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fta-bench: the measuring half of `make bench`, run inside the guest.
+ *
+ *   fta-bench loop N
+ *	Call getppid() N times and print the mean nanoseconds per call.
+ *   fta-bench toggle TRACER REPS
+ *	Write TRACER, then "nop", to current_tracer REPS times and print the
+ *	median time of the enable and of the disable write, in microseconds.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#define TRACING "/sys/kernel/tracing/"
+
+static unsigned long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static int cmp_ull(const void *a, const void *b)
+{
+	unsigned long long x = *(const unsigned long long *)a;
+	unsigned long long y = *(const unsigned long long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static unsigned long long median(unsigned long long *v, int n)
+{
+	qsort(v, n, sizeof(*v), cmp_ull);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static unsigned long long write_time(const char *file, const char *val)
+{
+	unsigned long long t0, t1;
+	int fd = open(file, O_WRONLY | O_TRUNC);
+
+	if (fd < 0) {
+		fprintf(stderr, "open %s: %s\n", file, strerror(errno));
+		exit(1);
+	}
+	t0 = now_ns();
+	if (write(fd, val, strlen(val)) < 0) {
+		fprintf(stderr, "write '%s' to %s: %s\n", val, file, strerror(errno));
+		exit(1);
+	}
+	t1 = now_ns();
+	close(fd);
+	return t1 - t0;
+}
+
+static int cmd_loop(long n)
+{
+	unsigned long long t0, t1;
+	long i;
+
+	/* Warm up the caches and the syscall path first. */
+	for (i = 0; i < n / 10; i++)
+		syscall(SYS_getppid);
+	t0 = now_ns();
+	for (i = 0; i < n; i++)
+		syscall(SYS_getppid);
+	t1 = now_ns();
+	printf("%.1f\n", (double)(t1 - t0) / n);
+	return 0;
+}
+
+static int cmd_toggle(const char *tracer, int reps)
+{
+	unsigned long long *on, *off;
+	int i;
+
+	on = calloc(reps, sizeof(*on));
+	off = calloc(reps, sizeof(*off));
+	if (!on || !off)
+		return 1;
+	for (i = 0; i < reps; i++) {
+		on[i] = write_time(TRACING "current_tracer", tracer);
+		off[i] = write_time(TRACING "current_tracer", "nop");
+	}
+	printf("%.1f %.1f\n", median(on, reps) / 1000.0, median(off, reps) / 1000.0);
+	free(on);
+	free(off);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 3 && !strcmp(argv[1], "loop"))
+		return cmd_loop(atol(argv[2]));
+	if (argc == 4 && !strcmp(argv[1], "toggle"))
+		return cmd_toggle(argv[2], atoi(argv[3]));
+	fprintf(stderr, "usage: fta-bench loop N | toggle TRACER REPS\n");
+	return 2;
+}

@@ -1,0 +1,63 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# harness.sh RELEASE: guest-side checks of the test harness itself.  Each
+# one can fail: it asserts real output of the booted kernel.
+. "$(dirname "$0")/lib.sh"
+
+release=$1
+
+t_release() {
+	[ "$(uname -r)" = "$release" ] || { echo "uname -r is $(uname -r), want $release"; return 1; }
+	grep -qF "Linux version $release " /proc/version || { echo "/proc/version: $(cat /proc/version)"; return 1; }
+	zcat /proc/config.gz | grep -qx 'CONFIG_DYNAMIC_FTRACE_WITH_ARGS=y' ||
+		{ echo "/proc/config.gz lacks DYNAMIC_FTRACE_WITH_ARGS"; return 1; }
+}
+
+t_tracefs() {
+	grep -q '^nodev /sys/kernel/tracing tracefs' /proc/mounts || { echo "tracefs not mounted"; return 1; }
+	grep -qw function $TRACING/available_tracers || { echo "no function tracer: $(cat $TRACING/available_tracers)"; return 1; }
+	grep -qw function_graph $TRACING/available_tracers || { echo "no function_graph tracer"; return 1; }
+}
+
+t_function_vfs_read() {
+	echo vfs_read > $TRACING/set_ftrace_filter || return 1
+	[ "$(cat $TRACING/set_ftrace_filter)" = vfs_read ] || { echo "filter: $(cat $TRACING/set_ftrace_filter)"; return 1; }
+	echo function > $TRACING/current_tracer || return 1
+	cat /etc/hostname > /dev/null
+	echo 0 > $TRACING/tracing_on
+	grep -E ' cat-[0-9]+ .* vfs_read <-ksys_read$' $TRACING/trace > /dev/null ||
+		{ echo "no 'cat ... vfs_read <-ksys_read' line in trace:"; head -n 20 $TRACING/trace; return 1; }
+	# Only the filtered function may show up.
+	if grep -v '^#' $TRACING/trace | grep -v ' vfs_read <-' | grep -q .; then
+		echo "trace has functions other than vfs_read:"
+		grep -v '^#' $TRACING/trace | grep -v ' vfs_read <-' | head -n 5
+		return 1
+	fi
+}
+
+t_trace_cmd() {
+	command -v trace-cmd > /dev/null || { echo "trace-cmd is not installed on the host"; return 2; }
+	cd /tmp || return 1
+	trace-cmd record -q -p function -l vfs_read -o /tmp/tc.dat cat /etc/hostname > /dev/null 2>/tmp/tc.err ||
+		{ cat /tmp/tc.err; return 1; }
+	trace-cmd report -i /tmp/tc.dat > /tmp/tc.txt 2>&1 || { tail -n 5 /tmp/tc.txt; return 1; }
+	grep -qE 'cat-[0-9]+ .*function: +vfs_read <-- ksys_read' /tmp/tc.txt ||
+		{ echo "report lacks 'cat ... vfs_read <-- ksys_read':"; head -n 20 /tmp/tc.txt; return 1; }
+}
+
+t_modules() {
+	[ -d "/lib/modules/$release/kernel" ] || { echo "no /lib/modules/$release"; return 1; }
+	modprobe trace-events-sample || return 1
+	grep -q '^trace_events_sample ' /proc/modules || { echo "module not in /proc/modules"; return 1; }
+	[ -d $TRACING/events/sample-trace ] || { echo "no events/sample-trace after load"; return 1; }
+	rmmod trace-events-sample || return 1
+	! grep -q '^trace_events_sample ' /proc/modules || { echo "module still loaded after rmmod"; return 1; }
+}
+
+reset_tracing
+run_test "harness: booted release $release" t_release
+run_test "harness: tracefs mounted with function tracers" t_tracefs
+run_test "harness: function tracer records vfs_read" t_function_vfs_read
+run_test "harness: host trace-cmd records and reports in the guest" t_trace_cmd
+run_test "harness: module load and unload" t_modules
