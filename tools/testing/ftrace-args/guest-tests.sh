@@ -1,18 +1,25 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# guest-tests.sh RELEASE SRC MODE: everything `make test` (MODE=quick) or
-# `make test-full` (MODE=full) runs inside one guest boot.
+# guest-tests.sh RELEASE SRC MODE SHARD NSHARDS: what `make test`
+# (MODE=quick) or `make test-full` (MODE=full) runs in one guest boot.  The
+# ftracetest cases are dealt round-robin to NSHARDS guests that run side by
+# side; shard 0 also runs the harness tests.
 here=$(cd "$(dirname "$0")" && pwd)
 release=$1
 src=$2
 mode=$3
+shard=${4:-0}
+nshards=${5:-1}
 ftdir=$src/tools/testing/selftests/ftrace
 
-echo "== harness tests"
-"$here/harness.sh" "$release"
+if [ "$shard" = 0 ]; then
+	echo "== harness tests"
+	"$here/harness.sh" "$release"
+fi
 
-echo "== ftracetest ($mode)"
+echo "== ftracetest ($mode, shard $shard of $nshards)"
+exec 2>&1
 strip() { sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$1"; }
 cases=()
 if [ "$mode" = full ]; then
@@ -21,13 +28,18 @@ else
 	list=$(strip "$here/ftracetest-subset.txt" | while read -r c; do
 		if [ -d "$ftdir/test.d/$c" ]; then
 			(cd "$ftdir/test.d" && find "$c" -name '*.tc' | LC_ALL=C sort)
-		else
+		elif [ -f "$ftdir/test.d/$c" ]; then
 			echo "$c"
+		else
+			echo "[FAIL] ftracetest-subset.txt names $c, which is not in test.d" >&2
 		fi
 	done)
 fi
 excl=$(strip "$here/ftracetest-exclude.txt")
+i=-1
 for c in $list; do
+	i=$((i + 1))
+	[ $((i % nshards)) = "$shard" ] || continue
 	if echo "$excl" | grep -qxF "$c"; then
 		echo "[SKIP] ftracetest $c: excluded, see ftracetest-exclude.txt"
 		continue

@@ -41,7 +41,7 @@ t_trace_cmd() {
 	cd /tmp || return 1
 	trace-cmd record -q -p function -l vfs_read -o /tmp/tc.dat cat /etc/hostname > /dev/null 2>/tmp/tc.err ||
 		{ cat /tmp/tc.err; return 1; }
-	trace-cmd report -i /tmp/tc.dat > /tmp/tc.txt 2>&1 || { tail -n 5 /tmp/tc.txt; return 1; }
+	trace-cmd report -O parent=1 -i /tmp/tc.dat > /tmp/tc.txt 2>&1 || { tail -n 5 /tmp/tc.txt; return 1; }
 	grep -qE 'cat-[0-9]+ .*function: +vfs_read <-- ksys_read' /tmp/tc.txt ||
 		{ echo "report lacks 'cat ... vfs_read <-- ksys_read':"; head -n 20 /tmp/tc.txt; return 1; }
 }
