@@ -1,16 +1,21 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# guest-tests.sh RELEASE SRC MODE SHARD NSHARDS: what `make test`
-# (MODE=quick) or `make test-full` (MODE=full) runs in one guest boot.  The
-# ftracetest cases are dealt round-robin to NSHARDS guests that run side by
-# side; shard 0 also runs the harness tests.
+# guest-tests.sh RELEASE SRC SHARD QUEUE
+#
+# One of the guests that `make test` and `make test-full` run side by side.
+# Shard 0 runs the harness tests first.  Then every guest takes ftracetest
+# cases from the shared directory QUEUE until it is empty: a case is taken
+# by renaming its file into QUEUE/taken/, which succeeds for one guest only.
+# Each case runs on its own, and its result is printed as
+#   [PASS] ftracetest CASE: description    (PASS, XFAIL)
+#   [FAIL] ftracetest CASE: description    (FAIL, UNRESOLVED, UNDEFINED)
+#   [SKIP] ftracetest CASE: description: reason   (UNSUPPORTED, UNTESTED)
 here=$(cd "$(dirname "$0")" && pwd)
 release=$1
 src=$2
-mode=$3
-shard=${4:-0}
-nshards=${5:-1}
+shard=$3
+queue=$4
 ftdir=$src/tools/testing/selftests/ftrace
 
 if [ "$shard" = 0 ]; then
@@ -18,48 +23,38 @@ if [ "$shard" = 0 ]; then
 	"$here/harness.sh" "$release"
 fi
 
-echo "== ftracetest ($mode, shard $shard of $nshards)"
-exec 2>&1
-strip() { sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$1"; }
-cases=()
-if [ "$mode" = full ]; then
-	list=$(cd "$ftdir/test.d" && find . -name '*.tc' | sed 's|^\./||' | LC_ALL=C sort)
-else
-	list=$(strip "$here/ftracetest-subset.txt" | while read -r c; do
-		if [ -d "$ftdir/test.d/$c" ]; then
-			(cd "$ftdir/test.d" && find "$c" -name '*.tc' | LC_ALL=C sort)
-		elif [ -f "$ftdir/test.d/$c" ]; then
-			echo "$c"
-		else
-			echo "[FAIL] ftracetest-subset.txt names $c, which is not in test.d" >&2
-		fi
-	done)
-fi
-excl=$(strip "$here/ftracetest-exclude.txt")
-i=-1
-for c in $list; do
-	i=$((i + 1))
-	[ $((i % nshards)) = "$shard" ] || continue
-	if echo "$excl" | grep -qxF "$c"; then
-		echo "[SKIP] ftracetest $c: excluded, see ftracetest-exclude.txt"
-		continue
-	fi
-	cases+=("$ftdir/test.d/$c")
-done
-if [ ${#cases[@]} = 0 ]; then
-	echo "[FAIL] ftracetest: no cases found under $ftdir/test.d"
-	exit 1
-fi
-# ftracetest writes its logs under -l; the tree itself is read-only here.
-# Through a pipe, so that ftracetest prints no colour codes.
-"$ftdir/ftracetest" -l /tmp/ftracetest-logs "${cases[@]}" 2>&1 | cat
-rc=${PIPESTATUS[0]}
-echo "== ftracetest exit status $rc"
-if [ $rc != 0 ]; then
-	for f in /tmp/ftracetest-logs/*.log; do
-		case "$f" in */ftracetest.log) continue ;; esac
-		echo "---- $(basename "$f")"
-		tail -n 30 "$f"
+n=0
+mkdir -p /tmp/ftracetest-logs
+for f in "$queue"/*.case; do
+	[ -e "$f" ] || continue
+	name=$(basename "$f")
+	mv "$f" "$queue/taken/$name.$shard" 2>/dev/null || continue
+	c=$(cat "$queue/taken/$name.$shard")
+	n=$((n + 1))
+	logs=/tmp/ftracetest-logs/$n
+	"$ftdir/ftracetest" -l "$logs" "$ftdir/test.d/$c" > "$logs.out" 2>&1
+	# "[1] (instance)  description	[RESULT]": one line per run of the case.
+	sed -n 's/^\[[0-9]*\] \(.*\)\t\[\([A-Z]*\)\]$/\2\t\1/p' "$logs.out" |
+	while IFS=$'\t' read -r res desc; do
+		case "$res" in
+		PASS) echo "[PASS] ftracetest $c: $desc" ;;
+		XFAIL) echo "[PASS] ftracetest $c: $desc (expected failure)" ;;
+		UNSUPPORTED|UNTESTED)
+			why=$(cat "$logs"/*.log 2>/dev/null | grep -v '^+\|^$' | grep -v '^\[' | tail -n 1)
+			echo "[SKIP] ftracetest $c: $desc: ${res,,}${why:+: $why}" ;;
+		*)
+			echo "[FAIL] ftracetest $c: $desc ($res)"
+			for l in "$logs"/*.log; do
+				case "$l" in */ftracetest.log) continue ;; esac
+				echo "---- $(basename "$l")"
+				tail -n 30 "$l"
+			done ;;
+		esac
 	done
-fi
+	grep -q '^\[[0-9]*\] ' "$logs.out" || {
+		echo "[FAIL] ftracetest $c: no result"
+		tail -n 20 "$logs.out"
+	}
+done
+echo "== shard $shard ran $n ftracetest cases"
 exit 0
