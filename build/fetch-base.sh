@@ -25,7 +25,7 @@ if [ "$have" != "$version" ]; then
 		echo "fetch-base: ERROR: $pkg version $version is not available from apt." >&2
 		echo "fetch-base: available versions:" >&2
 		apt-cache madison "$pkg" 2>/dev/null | awk '{print "    " $3}' >&2
-		echo "fetch-base: set BASE_VERSION=... to one of them (the patches target $version)." >&2
+		echo "fetch-base: no fallback: pin one of them with BASE_VERSION=... (the patches are made against the Makefile's default)." >&2
 		exit 1
 	fi
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --allow-downgrades \
