@@ -24,10 +24,16 @@ KMAKE		:= $(MAKE) -C $(SRC) O=$(OBJ) CC="ccache gcc" -j$(JOBS)
 KERNEL		:= $(OBJ)/arch/x86/boot/bzImage
 STAMP		:= $(FTA_CACHE)/stamps
 
-.PHONY: all deps deps-full base tree config kernel modules tools run shell \
-	test test-full bench clean-tree help checkpatch edit-tree
+.PHONY: all build deps deps-full base tree config kernel modules tools run \
+	shell test test-full bench clean-tree help checkpatch edit-tree
 
-all: kernel tools
+# One build at a time per FTA_CACHE: `make test` and `make bench` started
+# side by side share the tree, the build output and the installed modules.
+all:
+	@mkdir -p $(FTA_CACHE)
+	@flock $(FTA_CACHE)/build.lock $(MAKE) --no-print-directory build
+
+build: kernel tools
 
 help:
 	@echo "make            fetch the base, assemble the tree, build kernel and tools"

@@ -8,7 +8,7 @@ bench=$1
 T=/sys/kernel/tracing
 reps=${BENCH_REPS:-7}
 calls=${BENCH_CALLS:-200000}
-func=__x64_sys_getppid
+func=__do_sys_getppid
 
 median() { sort -g | awk '{ v[NR] = $1 } END { m = int((NR + 1) / 2); print (NR % 2) ? v[m] : (v[m] + v[m + 1]) / 2 }'; }
 reset() {
