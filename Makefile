@@ -102,6 +102,7 @@ $(TOOLS_OUT)/fta-bench: tools/testing/ftrace-args/bench/fta-bench.c
 	$(CC) $(TOOL_CFLAGS) -o $@ $<
 
 tools: tree $(TOOLS_OUT)/fta-bench
+	@+$(MAKE) -s -C tools/tracing/ftrace-args OUTPUT=$(TOOLS_OUT)/
 
 # --- guest --------------------------------------------------------------------
 

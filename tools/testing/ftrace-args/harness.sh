@@ -55,8 +55,20 @@ t_modules() {
 	! grep -q '^trace_events_sample ' /proc/modules || { echo "module still loaded after rmmod"; return 1; }
 }
 
+# Shard 0 boots with the startup selftests (FTRACE_STARTUP_TEST): every
+# tracer's selftest ran at boot, function_args' among them.
+t_startup_selftest() {
+	grep -qw 'ftrace=nop' /proc/cmdline &&
+		{ echo "booted with ftrace=nop: startup selftests disabled"; return 2; }
+	dmesg | grep -E 'FAILED' &&
+		{ echo "a startup selftest failed"; return 1; }
+	dmesg | grep -q 'Testing tracer function_args: PASSED' ||
+		{ echo "no 'Testing tracer function_args: PASSED' in dmesg"; return 1; }
+}
+
 reset_tracing
 run_test "harness: booted release $release" t_release
+run_test "harness: startup selftests, function_args included" t_startup_selftest
 run_test "harness: tracefs mounted with function tracers" t_tracefs
 run_test "harness: function tracer records vfs_read" t_function_vfs_read
 run_test "harness: host trace-cmd records and reports in the guest" t_trace_cmd

@@ -2,14 +2,23 @@
 /*
  * fta-bench: the measuring half of `make bench`, run inside the guest.
  *
- *   fta-bench loop N
- *	Call getppid() N times and print the mean nanoseconds per call.
+ *   fta-bench loop N [WORKLOAD]
+ *	Run a system call N times and print the mean nanoseconds per call.
+ *	WORKLOAD picks the call and so the kernel function it reaches:
+ *	  getppid  getppid()                 __do_sys_getppid()  0 arguments
+ *	  flock    flock(-1, LOCK_SH)        __do_sys_flock()    2 arguments
+ *	  futex    futex(&w, FUTEX_WAKE...)  do_futex()          7 arguments
+ *	  openat   openat() of a missing     do_sys_openat2()    a user string
+ *	           file
  *   fta-bench toggle TRACER REPS
  *	Write TRACER, then "nop", to current_tracer REPS times and print the
- *	median time of the enable and of the disable write, in microseconds.
+ *	median time of the enable and of the disable write, and the time of
+ *	the first enable, in microseconds.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/futex.h>
+#include <sys/file.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,17 +69,62 @@ static unsigned long long write_time(const char *file, const char *val)
 	return t1 - t0;
 }
 
-static int cmd_loop(long n)
+static unsigned int futex_word;
+
+static void call_getppid(void)
 {
+	syscall(SYS_getppid);
+}
+
+static void call_flock(void)
+{
+	flock(-1, LOCK_SH);
+}
+
+static void call_futex(void)
+{
+	syscall(SYS_futex, &futex_word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+}
+
+static void call_openat(void)
+{
+	int fd = openat(AT_FDCWD, "/fta-bench-no-such-file", O_RDONLY);
+
+	if (fd >= 0)
+		close(fd);
+}
+
+static const struct {
+	const char *name;
+	void (*call)(void);
+} workloads[] = {
+	{ "getppid", call_getppid },
+	{ "flock", call_flock },
+	{ "futex", call_futex },
+	{ "openat", call_openat },
+};
+
+static int cmd_loop(long n, const char *workload)
+{
+	void (*call)(void) = NULL;
 	unsigned long long t0, t1;
+	unsigned int w;
 	long i;
+
+	for (w = 0; w < sizeof(workloads) / sizeof(workloads[0]); w++)
+		if (!strcmp(workload, workloads[w].name))
+			call = workloads[w].call;
+	if (!call) {
+		fprintf(stderr, "unknown workload %s\n", workload);
+		return 2;
+	}
 
 	/* Warm up the caches and the syscall path first. */
 	for (i = 0; i < n / 10; i++)
-		syscall(SYS_getppid);
+		call();
 	t0 = now_ns();
 	for (i = 0; i < n; i++)
-		syscall(SYS_getppid);
+		call();
 	t1 = now_ns();
 	printf("%.1f\n", (double)(t1 - t0) / n);
 	return 0;
@@ -78,7 +132,7 @@ static int cmd_loop(long n)
 
 static int cmd_toggle(const char *tracer, int reps)
 {
-	unsigned long long *on, *off;
+	unsigned long long *on, *off, first;
 	int i;
 
 	on = calloc(reps, sizeof(*on));
@@ -89,7 +143,9 @@ static int cmd_toggle(const char *tracer, int reps)
 		on[i] = write_time(TRACING "current_tracer", tracer);
 		off[i] = write_time(TRACING "current_tracer", "nop");
 	}
-	printf("%.1f %.1f\n", median(on, reps) / 1000.0, median(off, reps) / 1000.0);
+	first = on[0];
+	printf("%.1f %.1f %.1f\n", median(on, reps) / 1000.0,
+	       median(off, reps) / 1000.0, first / 1000.0);
 	free(on);
 	free(off);
 	return 0;
@@ -97,10 +153,10 @@ static int cmd_toggle(const char *tracer, int reps)
 
 int main(int argc, char **argv)
 {
-	if (argc == 3 && !strcmp(argv[1], "loop"))
-		return cmd_loop(atol(argv[2]));
+	if ((argc == 3 || argc == 4) && !strcmp(argv[1], "loop"))
+		return cmd_loop(atol(argv[2]), argc == 4 ? argv[3] : "getppid");
 	if (argc == 4 && !strcmp(argv[1], "toggle"))
 		return cmd_toggle(argv[2], atoi(argv[3]));
-	fprintf(stderr, "usage: fta-bench loop N | toggle TRACER REPS\n");
+	fprintf(stderr, "usage: fta-bench loop N [WORKLOAD] | toggle TRACER REPS\n");
 	return 2;
 }

@@ -1,0 +1,577 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Function models for argument-aware ftrace_ops.
+ *
+ * When an ftrace_ops with FTRACE_OPS_FL_ARGS enables a function, the ftrace
+ * core calls ftrace_args_prepare() for it.  That builds the function's
+ * model from BTF (vmlinux BTF, or the module's BTF for module text) and
+ * caches it in a hash table keyed by ip.  Callbacks find it with
+ * ftrace_args_model(), which takes no lock, and copy the arguments out of
+ * their ftrace_regs with ftrace_args_read().
+ *
+ * Argument locations follow the x86-64 SysV calling convention: integer
+ * class arguments of up to 8 bytes take one register, aggregates of 9 to 16
+ * bytes take two registers if two are left and go to the stack otherwise,
+ * and a struct returned by value that is larger than 16 bytes takes %rdi
+ * for its hidden pointer.
+ */
+#include <linux/ftrace_args.h>
+#include <linux/ftrace.h>
+#include <linux/kallsyms.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+#include <linux/hash.h>
+#include <linux/btf.h>
+#include <linux/bpf.h>
+
+#define FTA_HASH_BITS	14
+#define FTA_HASH_SIZE	BIT(FTA_HASH_BITS)
+
+/* Protects the cache's writers and the vmlinux name index. */
+static DEFINE_MUTEX(fta_mutex);
+static struct hlist_head *fta_table;
+
+/* vmlinux BTF_KIND_FUNC ids sorted by name, built on first use. */
+static u32 *fta_func_ids;
+static u32 fta_nr_func_ids;
+
+static const char * const fta_reasons[] = {
+	[FTRACE_MODEL_OK]	= "",
+	[FTRACE_MODEL_NO_SYMBOL] = "no symbol",
+	[FTRACE_MODEL_NO_BTF]	= "no BTF",
+	[FTRACE_MODEL_VARIADIC]	= "variadic",
+	[FTRACE_MODEL_TOO_MANY]	= "too many arguments",
+	[FTRACE_MODEL_BAD_TYPE]	= "unsupported argument type",
+};
+
+/**
+ * ftrace_args_reason_str - why a model is unknown, for humans
+ * @reason: the model's &enum ftrace_model_reason
+ *
+ * Return: a short string, "" for %FTRACE_MODEL_OK.
+ */
+const char *ftrace_args_reason_str(unsigned int reason)
+{
+	if (reason >= ARRAY_SIZE(fta_reasons))
+		return "unknown";
+	return fta_reasons[reason];
+}
+EXPORT_SYMBOL_GPL(ftrace_args_reason_str);
+
+/**
+ * ftrace_args_model - find the model of a traced function
+ * @ip: the ftrace location (the ip an ftrace callback receives)
+ *
+ * Lock-free and cheap: one hash and a short chain walk.  Call it with
+ * preemption disabled, as ftrace callbacks run, or inside
+ * rcu_read_lock(); the model stays valid until then.
+ *
+ * Return: the model, which may be an unknown model, or NULL when none was
+ * built for @ip (the ip was never enabled by an %FTRACE_OPS_FL_ARGS ops, or
+ * building it ran out of memory).
+ */
+const struct ftrace_func_model *ftrace_args_model(unsigned long ip)
+{
+	struct hlist_head *table = rcu_dereference_raw(fta_table);
+	struct ftrace_func_model *model;
+
+	if (!table)
+		return NULL;
+
+	hlist_for_each_entry_rcu_notrace(model,
+					 &table[hash_long(ip, FTA_HASH_BITS)],
+					 hnode) {
+		if (model->ip == ip)
+			return model;
+	}
+	return NULL;
+}
+EXPORT_SYMBOL_GPL(ftrace_args_model);
+
+static unsigned long fta_arg_word(struct ftrace_regs *fregs,
+				  const struct ftrace_arg_desc *arg,
+				  unsigned int i)
+{
+	unsigned long *stack;
+
+	if (arg->loc == FTRACE_ARG_LOC_REG)
+		return ftrace_regs_get_argument(fregs, arg->slot + i);
+
+	/* Stack arguments start right above the return address. */
+	stack = (unsigned long *)ftrace_regs_get_stack_pointer(fregs);
+	return stack[1 + arg->slot + i];
+}
+
+/**
+ * ftrace_args_read - copy the arguments of a function out of ftrace_regs
+ * @model: the function's model, from ftrace_args_model()
+ * @fregs: the ftrace_regs the callback received
+ * @buf: room for @model->nr_words words
+ *
+ * Stores each argument at @buf[arg->word]: one word for arguments of up to
+ * 8 bytes, two words for larger ones, stack arguments included.  Values
+ * smaller than a word are stored as the register held them; consumers mask
+ * them to the argument size.  For an unknown model the raw argument
+ * registers are stored instead.
+ *
+ * May be called from any ftrace callback context, on the function's entry
+ * only: @fregs must be the registers at function entry.
+ *
+ * Return: the number of words stored.
+ */
+unsigned int ftrace_args_read(const struct ftrace_func_model *model,
+			      struct ftrace_regs *fregs, unsigned long *buf)
+{
+	const struct ftrace_arg_desc *arg;
+	unsigned int i;
+
+	if (model->flags & FTRACE_MODEL_UNKNOWN) {
+		for (i = 0; i < FTRACE_ARGS_NR_REGS; i++)
+			buf[i] = ftrace_regs_get_argument(fregs, i);
+		return FTRACE_ARGS_NR_REGS;
+	}
+
+	for (i = 0; i < model->nr_args; i++) {
+		arg = &model->args[i];
+		buf[arg->word] = fta_arg_word(fregs, arg, 0);
+		if (arg->size > sizeof(long))
+			buf[arg->word + 1] = fta_arg_word(fregs, arg, 1);
+	}
+	return model->nr_words;
+}
+EXPORT_SYMBOL_GPL(ftrace_args_read);
+
+static int fta_cmp_func(const void *a, const void *b, const void *priv)
+{
+	const struct btf *btf = priv;
+	const struct btf_type *ta = btf_type_by_id(btf, *(const u32 *)a);
+	const struct btf_type *tb = btf_type_by_id(btf, *(const u32 *)b);
+
+	return strcmp(btf_name_by_offset(btf, ta->name_off),
+		      btf_name_by_offset(btf, tb->name_off));
+}
+
+/* Sort the vmlinux function ids by name once; lookups are then O(log n). */
+static int fta_build_index(const struct btf *btf)
+{
+	u32 i, n = 0, total = btf_nr_types(btf);
+	u32 *ids;
+
+	for (i = 1; i < total; i++)
+		if (btf_type_is_func(btf_type_by_id(btf, i)))
+			n++;
+
+	ids = kvmalloc_array(n, sizeof(*ids), GFP_KERNEL);
+	if (!ids)
+		return -ENOMEM;
+
+	n = 0;
+	for (i = 1; i < total; i++)
+		if (btf_type_is_func(btf_type_by_id(btf, i)))
+			ids[n++] = i;
+
+	sort_r(ids, n, sizeof(*ids), fta_cmp_func, NULL, btf);
+	fta_func_ids = ids;
+	fta_nr_func_ids = n;
+	return 0;
+}
+
+static s32 fta_find_vmlinux_func(const struct btf *btf, const char *name)
+{
+	const struct btf_type *t;
+	u32 lo = 0, hi;
+	int cmp;
+
+	if (!fta_func_ids && fta_build_index(btf))
+		return -ENOMEM;
+
+	hi = fta_nr_func_ids;
+
+	while (lo < hi) {
+		u32 mid = lo + (hi - lo) / 2;
+
+		t = btf_type_by_id(btf, fta_func_ids[mid]);
+		cmp = strcmp(name, btf_name_by_offset(btf, t->name_off));
+		if (!cmp)
+			return fta_func_ids[mid];
+		if (cmp < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return -ENOENT;
+}
+
+/* Module BTF is small: walk only the module's own types. */
+static s32 fta_find_module_func(const struct btf *btf, const struct btf *base,
+				const char *name)
+{
+	u32 i, total = btf_nr_types(btf);
+	const struct btf_type *t;
+
+	for (i = btf_nr_types(base); i < total; i++) {
+		t = btf_type_by_id(btf, i);
+		if (btf_type_is_func(t) &&
+		    !strcmp(name, btf_name_by_offset(btf, t->name_off)))
+			return i;
+	}
+	return -ENOENT;
+}
+
+/*
+ * Only aggregates whose members sit at their natural alignment travel in
+ * registers; a packed struct with a misaligned member goes to memory, which
+ * the model cannot express.
+ */
+static bool fta_struct_in_regs(const struct btf *btf, const struct btf_type *t)
+{
+	const struct btf_member *m;
+	const struct btf_type *mt;
+	u32 i, off, msize;
+
+	for_each_member(i, t, m) {
+		if (__btf_member_bitfield_size(t, m))
+			continue;
+		mt = btf_type_skip_modifiers(btf, m->type, NULL);
+		if (!mt)
+			return false;
+		if (btf_type_is_struct(mt)) {
+			if (!fta_struct_in_regs(btf, mt))
+				return false;
+			continue;
+		}
+		if (btf_type_is_array(mt))
+			continue;
+		if (!btf_type_is_int(mt) && !btf_type_is_ptr(mt) &&
+		    !btf_is_any_enum(mt))
+			return false;
+		msize = btf_type_is_ptr(mt) ? sizeof(void *) : mt->size;
+		off = __btf_member_bit_offset(t, m) / 8;
+		if (!msize || (msize <= 8 && off % msize))
+			return false;
+	}
+	return true;
+}
+
+static int fta_classify(const struct btf *btf, u32 type_id,
+			struct ftrace_arg_desc *d)
+{
+	const struct btf_type *t, *pt;
+	u32 id;
+
+	if (!type_id) {
+		d->class = FTRACE_ARG_VOID;
+		return 0;
+	}
+
+	t = btf_type_skip_modifiers(btf, type_id, &id);
+	if (!t)
+		return -EINVAL;
+	d->type_id = id;
+
+	switch (BTF_INFO_KIND(t->info)) {
+	case BTF_KIND_INT:
+		if (t->size != 1 && t->size != 2 && t->size != 4 &&
+		    t->size != 8 && t->size != 16)
+			return -EINVAL;
+		d->size = t->size;
+		if (btf_int_encoding(t) & BTF_INT_BOOL)
+			d->class = FTRACE_ARG_BOOL;
+		else if (btf_int_encoding(t) & BTF_INT_SIGNED)
+			d->class = FTRACE_ARG_SIGNED;
+		else
+			d->class = FTRACE_ARG_UNSIGNED;
+		return 0;
+	case BTF_KIND_PTR:
+		d->size = sizeof(void *);
+		d->class = FTRACE_ARG_POINTER;
+		pt = btf_type_skip_modifiers(btf, t->type, NULL);
+		if (pt && btf_type_is_int(pt) && pt->size == 1 &&
+		    !strcmp(btf_name_by_offset(btf, pt->name_off), "char"))
+			d->class = FTRACE_ARG_STRING;
+		return 0;
+	case BTF_KIND_ENUM:
+	case BTF_KIND_ENUM64:
+		if (!t->size || t->size > sizeof(u64))
+			return -EINVAL;
+		d->size = t->size;
+		d->class = FTRACE_ARG_ENUM;
+		return 0;
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+		d->class = FTRACE_ARG_STRUCT;
+		/* Size 0 here means "passed in memory". */
+		if (t->size > FTRACE_ARG_SIZE_MAX || !fta_struct_in_regs(btf, t))
+			return -E2BIG;
+		if (!t->size)
+			return -EINVAL;
+		d->size = t->size;
+		return 0;
+	default:
+		/* float, function, forward declaration... */
+		return -EINVAL;
+	}
+}
+
+static struct ftrace_func_model *fta_alloc_unknown(unsigned long ip, u8 reason)
+{
+	struct ftrace_func_model *model = kzalloc(sizeof(*model), GFP_KERNEL);
+
+	if (!model)
+		return NULL;
+	model->ip = ip;
+	model->flags = FTRACE_MODEL_UNKNOWN;
+	model->reason = reason;
+	model->nr_words = FTRACE_ARGS_NR_REGS;
+	return model;
+}
+
+/* Fill in the model of @proto; returns a reason code. */
+static u8 fta_build(struct ftrace_func_model *model, const struct btf *btf,
+		    const struct btf_type *proto)
+{
+	const struct btf_param *params = btf_params(proto);
+	unsigned int i, nr = btf_type_vlen(proto);
+	unsigned int reg = 0, stack = 0, word = 0;
+	int ret;
+
+	ret = fta_classify(btf, proto->type, &model->ret);
+	if (ret == -E2BIG) {
+		/* Returned through a hidden pointer in the first register. */
+		model->ret.size = 0;
+		reg = 1;
+	} else if (ret) {
+		return FTRACE_MODEL_BAD_TYPE;
+	}
+	model->ret.loc = FTRACE_ARG_LOC_RET;
+
+	for (i = 0; i < nr; i++) {
+		struct ftrace_arg_desc *arg = &model->args[i];
+		unsigned int words;
+
+		if (!params[i].type)
+			return FTRACE_MODEL_VARIADIC;
+		if (fta_classify(btf, params[i].type, arg))
+			return FTRACE_MODEL_BAD_TYPE;
+
+		arg->name = btf_name_by_offset(btf, params[i].name_off);
+		words = DIV_ROUND_UP(arg->size, sizeof(long));
+		if (reg + words <= FTRACE_ARGS_NR_REGS) {
+			arg->loc = FTRACE_ARG_LOC_REG;
+			arg->slot = reg;
+			reg += words;
+		} else {
+			/* 16-byte integers are 16-byte aligned on the stack. */
+			if (words == 2 && arg->class != FTRACE_ARG_STRUCT)
+				stack = ALIGN(stack, 2);
+			arg->loc = FTRACE_ARG_LOC_STACK;
+			arg->slot = stack;
+			stack += words;
+		}
+		arg->word = word;
+		word += words;
+	}
+	model->nr_args = nr;
+	model->nr_words = word;
+	return FTRACE_MODEL_OK;
+}
+
+static struct ftrace_func_model *fta_create(unsigned long ip)
+{
+	struct ftrace_func_model *model;
+	const struct btf_type *t;
+	struct btf *btf, *base;
+	char name[KSYM_NAME_LEN];
+	struct module *mod;
+	unsigned int nr;
+	s32 id;
+	u8 reason;
+
+	/* The symbol that contains @ip; ip may sit after an ENDBR. */
+	if (lookup_symbol_name(ip, name))
+		return fta_alloc_unknown(ip, FTRACE_MODEL_NO_SYMBOL);
+
+	base = bpf_get_btf_vmlinux();
+	if (IS_ERR_OR_NULL(base))
+		return fta_alloc_unknown(ip, FTRACE_MODEL_NO_BTF);
+
+	/*
+	 * The module cannot be freed under us: the ftrace core calls this
+	 * with ftrace_lock held, and the module notifier holds fta_mutex.
+	 */
+	preempt_disable();
+	mod = __module_address(ip);
+	preempt_enable();
+
+	if (mod) {
+		if (mod->state == MODULE_STATE_GOING)
+			return NULL;
+		btf = btf_get_module_btf(mod);
+		if (IS_ERR_OR_NULL(btf))
+			return fta_alloc_unknown(ip, FTRACE_MODEL_NO_BTF);
+		id = fta_find_module_func(btf, base, name);
+	} else {
+		btf = base;
+		btf_get(btf);
+		id = fta_find_vmlinux_func(btf, name);
+	}
+	if (id == -ENOMEM)
+		goto err_put;
+	if (id < 0)
+		goto no_btf;
+
+	t = btf_type_by_id(btf, id);
+	t = btf_type_by_id(btf, t->type);
+	if (!t || !btf_type_is_func_proto(t))
+		goto no_btf;
+
+	nr = btf_type_vlen(t);
+	if (nr > FTRACE_ARGS_MAX) {
+		btf_put(btf);
+		return fta_alloc_unknown(ip, FTRACE_MODEL_TOO_MANY);
+	}
+
+	model = kzalloc(struct_size(model, args, nr), GFP_KERNEL);
+	if (!model)
+		goto err_put;
+	model->ip = ip;
+
+	reason = fta_build(model, btf, t);
+	if (reason != FTRACE_MODEL_OK) {
+		kfree(model);
+		btf_put(btf);
+		return fta_alloc_unknown(ip, reason);
+	}
+	model->btf = btf;
+	return model;
+
+no_btf:
+	btf_put(btf);
+	return fta_alloc_unknown(ip, FTRACE_MODEL_NO_BTF);
+err_put:
+	btf_put(btf);
+	return NULL;
+}
+
+static struct ftrace_func_model *fta_lookup_locked(unsigned long ip)
+{
+	struct ftrace_func_model *model;
+
+	hlist_for_each_entry(model, &fta_table[hash_long(ip, FTA_HASH_BITS)],
+			     hnode) {
+		if (model->ip == ip)
+			return model;
+	}
+	return NULL;
+}
+
+/**
+ * ftrace_args_prepare - build and cache the model of a function
+ * @ip: the ftrace location of the function
+ *
+ * The ftrace core calls this for every function that an ops with
+ * %FTRACE_OPS_FL_ARGS enables, before the function's call site is patched.
+ * Any other user may call it from process context to build a model in
+ * advance.  Functions with no usable BTF get an unknown model.
+ *
+ * Context: process context; may sleep.
+ * Return: 0 when a model (known or unknown) is cached, -ENOMEM when none
+ * could be built, -ENOENT when @ip belongs to a module that is going away.
+ */
+int ftrace_args_prepare(unsigned long ip)
+{
+	struct ftrace_func_model *model;
+	struct hlist_head *table;
+	int ret = 0;
+
+	might_sleep();
+
+	mutex_lock(&fta_mutex);
+	if (!fta_table) {
+		table = kvcalloc(FTA_HASH_SIZE, sizeof(*table), GFP_KERNEL);
+		if (!table) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		rcu_assign_pointer(fta_table, table);
+	}
+
+	if (fta_lookup_locked(ip))
+		goto out;
+
+	model = fta_create(ip);
+	if (!model) {
+		ret = -ENOMEM;
+		if (is_module_text_address(ip))
+			ret = -ENOENT;
+		goto out;
+	}
+	hlist_add_head_rcu(&model->hnode,
+			   &fta_table[hash_long(ip, FTA_HASH_BITS)]);
+out:
+	mutex_unlock(&fta_mutex);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(ftrace_args_prepare);
+
+static void fta_free_rcu(struct rcu_head *rcu)
+{
+	struct ftrace_func_model *model =
+		container_of(rcu, struct ftrace_func_model, rcu);
+
+	if (model->btf)
+		btf_put(model->btf);
+	kfree(model);
+}
+
+/*
+ * A module's functions can be enabled before its BTF is registered (ftrace
+ * enables them before the COMING notifiers run).  Once the module is live,
+ * rebuild the models that found no BTF.  When the module goes away, drop
+ * its models: its addresses get reused.
+ */
+static int fta_module_notify(struct notifier_block *nb, unsigned long state,
+			     void *data)
+{
+	struct ftrace_func_model *model, *new;
+	struct hlist_node *tmp;
+	struct module *mod = data;
+	unsigned int i;
+
+	if (state != MODULE_STATE_GOING && state != MODULE_STATE_LIVE)
+		return NOTIFY_DONE;
+
+	mutex_lock(&fta_mutex);
+	for (i = 0; fta_table && i < FTA_HASH_SIZE; i++) {
+		hlist_for_each_entry_safe(model, tmp, &fta_table[i], hnode) {
+			if (!within_module(model->ip, mod))
+				continue;
+			if (state == MODULE_STATE_GOING) {
+				hlist_del_rcu(&model->hnode);
+				call_rcu(&model->rcu, fta_free_rcu);
+				continue;
+			}
+			if (model->reason != FTRACE_MODEL_NO_BTF)
+				continue;
+			new = fta_create(model->ip);
+			if (!new)
+				continue;
+			hlist_replace_rcu(&model->hnode, &new->hnode);
+			call_rcu(&model->rcu, fta_free_rcu);
+		}
+	}
+	mutex_unlock(&fta_mutex);
+	return NOTIFY_OK;
+}
+
+static struct notifier_block fta_module_nb = {
+	.notifier_call = fta_module_notify,
+};
+
+static int __init ftrace_args_init(void)
+{
+	return register_module_notifier(&fta_module_nb);
+}
+core_initcall(ftrace_args_init);

@@ -1,0 +1,727 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * function_args: the function tracer, with each call's arguments.
+ *
+ * The tracer uses the trace array's own ftrace_ops, like the function
+ * tracer, so set_ftrace_filter, set_ftrace_notrace, set_ftrace_pid,
+ * set_ftrace_notrace_pid, tracing_cpumask and instances all apply.  It sets
+ * FTRACE_OPS_FL_ARGS on that ops while it runs: the ftrace core then builds
+ * a BTF model of every enabled function, and the callback only copies the
+ * raw argument words (and, with the funcargs-strings option, char *
+ * strings) into the ring buffer.  Everything else happens when the trace
+ * is read.
+ */
+#include <linux/ftrace_args.h>
+#include <linux/ftrace.h>
+#include <linux/uaccess.h>
+#include <linux/percpu.h>
+#include <linux/ctype.h>
+#include <linux/btf.h>
+
+#include "trace.h"
+#include "trace_output.h"
+#include "trace_function_args.h"
+
+enum {
+	FARGS_OPT_STRINGS	= 0x1,
+	FARGS_OPT_HEX		= 0x2,
+};
+
+static struct tracer_opt fargs_opts[] = {
+	/* Record char * arguments as strings */
+	{ .name = "funcargs-strings", .bit = FARGS_OPT_STRINGS },
+	/* Print every value as raw hex */
+	{ .name = "funcargs-hex", .bit = FARGS_OPT_HEX },
+	{ } /* Always set a last empty entry */
+};
+
+static struct tracer_flags fargs_flags = {
+	.val = 0,
+	.opts = fargs_opts,
+};
+
+/* Room for every string of one call, per CPU and per context. */
+#define FARGS_STR_AREA		(FTRACE_ARGS_MAX * (FARGS_STR_MAX + 1))
+#define FARGS_CONTEXTS		4
+
+struct fargs_str_buf {
+	char	buf[FARGS_CONTEXTS][FARGS_STR_AREA];
+};
+
+static struct fargs_str_buf __percpu *fargs_str_bufs;
+
+static unsigned int fargs_copy_str(char *dst, unsigned long addr)
+{
+	long len;
+
+	if (!addr) {
+		dst[0] = FARGS_STR_NULL;
+		dst[1] = '\0';
+		return 2;
+	}
+
+	if (addr < TASK_SIZE_MAX)
+		len = strncpy_from_user_nofault(dst + 1,
+						(const char __user *)addr,
+						FARGS_STR_MAX);
+	else
+		len = strncpy_from_kernel_nofault(dst + 1, (const char *)addr,
+						  FARGS_STR_MAX);
+	if (len < 0) {
+		dst[0] = FARGS_STR_FAULT;
+		dst[1] = '\0';
+		return 2;
+	}
+	/* A return of FARGS_STR_MAX means the string was cut. */
+	dst[0] = len >= FARGS_STR_MAX ? FARGS_STR_TRUNCATED : FARGS_STR_OK;
+	return 1 + len;
+}
+
+/* Copy the strings of the char * arguments; returns the bytes used. */
+static unsigned int fargs_copy_strings(const struct ftrace_func_model *model,
+				       const unsigned long *words, char *area,
+				       unsigned int *nr_strs)
+{
+	unsigned int i, len = 0;
+
+	for (i = 0; i < model->nr_args; i++) {
+		const struct ftrace_arg_desc *arg = &model->args[i];
+
+		if (arg->class != FTRACE_ARG_STRING)
+			continue;
+		len += fargs_copy_str(area + len, words[arg->word]);
+		(*nr_strs)++;
+	}
+	return len;
+}
+
+static void fargs_call(unsigned long ip, unsigned long parent_ip,
+		       struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	unsigned long words[FTRACE_ARGS_WORDS_MAX];
+	const struct ftrace_func_model *model;
+	struct trace_array *tr = op->private;
+	unsigned int nr = 0, nr_strs = 0, str_len = 0, trace_ctx;
+	struct ring_buffer_event *event;
+	struct func_args_entry *entry;
+	struct trace_buffer *buffer;
+	char *strs = NULL;
+	u16 flags = 0;
+	int bit;
+
+	if (unlikely(!tr->function_enabled))
+		return;
+
+	bit = ftrace_test_recursion_trylock(ip, parent_ip);
+	if (bit < 0)
+		return;
+
+	trace_ctx = tracing_gen_ctx_dec();
+	if (atomic_read(&this_cpu_ptr(tr->array_buffer.data)->disabled))
+		goto out;
+
+	model = ftrace_args_model(ip);
+	if (model && fregs) {
+		nr = ftrace_args_read(model, fregs, words);
+		if (model->flags & FTRACE_MODEL_UNKNOWN)
+			flags = FARGS_FL_RAW | model->reason << FARGS_REASON_SHIFT;
+	} else if (fregs) {
+		for (nr = 0; nr < FTRACE_ARGS_NR_REGS; nr++)
+			words[nr] = ftrace_regs_get_argument(fregs, nr);
+		flags = FARGS_FL_RAW | FARGS_FL_NO_MODEL;
+	} else {
+		flags = FARGS_FL_NO_MODEL;
+	}
+
+	if ((fargs_flags.val & FARGS_OPT_STRINGS) && !flags && fargs_str_bufs) {
+		strs = this_cpu_ptr(fargs_str_bufs)->buf[interrupt_context_level()];
+		str_len = fargs_copy_strings(model, words, strs, &nr_strs);
+		if (nr_strs)
+			flags |= FARGS_FL_STRINGS;
+	}
+
+	buffer = tr->array_buffer.buffer;
+	event = trace_buffer_lock_reserve(buffer, TRACE_FN_ARGS,
+					  sizeof(*entry) + nr * sizeof(long) +
+					  str_len, trace_ctx);
+	if (!event)
+		goto out;
+
+	entry = ring_buffer_event_data(event);
+	entry->ip = ip;
+	entry->parent_ip = parent_ip;
+	entry->flags = flags;
+	entry->nr_words = nr;
+	entry->nr_strs = nr_strs;
+	memcpy(entry->args, words, nr * sizeof(long));
+	if (str_len)
+		memcpy(&entry->args[nr], strs, str_len);
+	trace_buffer_unlock_commit_nostack(buffer, event);
+out:
+	ftrace_test_recursion_unlock(bit);
+}
+
+/* ---- output ---------------------------------------------------------- */
+
+struct fargs_print_ctx {
+	struct trace_seq	*s;
+	const struct btf	*btf;
+	bool			hex;
+	/* next recorded string, and the end of the record */
+	const char		*str;
+	const char		*end;
+};
+
+static u64 fargs_mask(u64 val, unsigned int size)
+{
+	return size >= 8 ? val : val & ((1ULL << (size * 8)) - 1);
+}
+
+static s64 fargs_sext(u64 val, unsigned int size)
+{
+	unsigned int shift = 64 - size * 8;
+
+	return size >= 8 ? (s64)val : (s64)(val << shift) >> shift;
+}
+
+static void fargs_print_enum(struct fargs_print_ctx *c,
+			     const struct btf_type *t, u64 val)
+{
+	bool is_signed = BTF_INFO_KFLAG(t->info);
+	unsigned int i;
+
+	if (btf_type_is_enum(t)) {
+		const struct btf_enum *e = btf_enum(t);
+
+		for (i = 0; i < btf_type_vlen(t); i++, e++) {
+			if ((u32)e->val == (u32)val) {
+				trace_seq_puts(c->s,
+					       btf_name_by_offset(c->btf,
+								  e->name_off));
+				return;
+			}
+		}
+	} else {
+		const struct btf_enum64 *e = btf_enum64(t);
+
+		for (i = 0; i < btf_type_vlen(t); i++, e++) {
+			if (btf_enum64_value(e) == val) {
+				trace_seq_puts(c->s,
+					       btf_name_by_offset(c->btf,
+								  e->name_off));
+				return;
+			}
+		}
+	}
+	if (is_signed)
+		trace_seq_printf(c->s, "%lld", fargs_sext(val, t->size));
+	else
+		trace_seq_printf(c->s, "%llu", val);
+}
+
+static void fargs_print_str(struct fargs_print_ctx *c, u64 ptr)
+{
+	const char *p = c->str;
+	size_t len;
+	u8 status;
+
+	if (!p || p + 2 > c->end) {
+		trace_seq_printf(c->s, "0x%llx", ptr);
+		return;
+	}
+	status = *p++;
+	len = strnlen(p, c->end - p);
+	c->str = p + len + 1;
+
+	switch (status) {
+	case FARGS_STR_NULL:
+		trace_seq_puts(c->s, "(null)");
+		return;
+	case FARGS_STR_FAULT:
+		trace_seq_printf(c->s, "0x%llx(fault)", ptr);
+		return;
+	}
+	trace_seq_putc(c->s, '"');
+	for (; len; len--, p++) {
+		if (*p == '"' || *p == '\\')
+			trace_seq_printf(c->s, "\\%c", *p);
+		else if (isprint(*p))
+			trace_seq_putc(c->s, *p);
+		else
+			trace_seq_printf(c->s, "\\x%02x", (u8)*p);
+	}
+	trace_seq_putc(c->s, '"');
+	if (status == FARGS_STR_TRUNCATED)
+		trace_seq_puts(c->s, "...");
+}
+
+static void fargs_print_type(struct fargs_print_ctx *c, u32 type_id,
+			     const u8 *img, unsigned int bit_off,
+			     unsigned int bits, int depth);
+
+/* Members of a struct or union passed by value, from its byte image. */
+static void fargs_print_struct(struct fargs_print_ctx *c,
+			       const struct btf_type *t, const u8 *img,
+			       unsigned int bit_off, int depth)
+{
+	const struct btf_member *m;
+	u32 i;
+
+	trace_seq_putc(c->s, '{');
+	for_each_member(i, t, m) {
+		const char *name = btf_name_by_offset(c->btf, m->name_off);
+
+		if (i)
+			trace_seq_puts(c->s, ", ");
+		if (name && *name)
+			trace_seq_printf(c->s, "%s=", name);
+		fargs_print_type(c, m->type, img,
+				 bit_off + __btf_member_bit_offset(t, m),
+				 __btf_member_bitfield_size(t, m), depth + 1);
+	}
+	trace_seq_putc(c->s, '}');
+}
+
+static u64 fargs_extract(const u8 *img, unsigned int bit_off,
+			 unsigned int bits)
+{
+	u64 val = 0;
+	unsigned int i;
+
+	/* The image is at most 16 bytes; read the 8 around bit_off. */
+	for (i = 0; i < 8 && bit_off / 8 + i < FTRACE_ARG_SIZE_MAX; i++)
+		val |= (u64)img[bit_off / 8 + i] << (i * 8);
+	val >>= bit_off % 8;
+	if (bits < 64)
+		val &= (1ULL << bits) - 1;
+	return val;
+}
+
+/* One value of BTF type @type_id, @bits wide at @bit_off of @img. */
+static void fargs_print_type(struct fargs_print_ctx *c, u32 type_id,
+			     const u8 *img, unsigned int bit_off,
+			     unsigned int bits, int depth)
+{
+	const struct btf_type *t;
+	unsigned int size, i;
+	u64 val;
+
+	t = btf_type_skip_modifiers(c->btf, type_id, NULL);
+	if (!t || depth > 4) {
+		trace_seq_puts(c->s, "?");
+		return;
+	}
+
+	if (btf_type_is_struct(t)) {
+		fargs_print_struct(c, t, img, bit_off, depth);
+		return;
+	}
+	if (btf_type_is_array(t)) {
+		const struct btf_array *a = btf_array(t);
+		const struct btf_type *et;
+
+		et = btf_type_skip_modifiers(c->btf, a->type, NULL);
+		size = et && et->size ? et->size : 1;
+		trace_seq_putc(c->s, '[');
+		for (i = 0; i < a->nelems && bit_off / 8 + (i + 1) * size <=
+		     FTRACE_ARG_SIZE_MAX; i++) {
+			if (i)
+				trace_seq_puts(c->s, ", ");
+			fargs_print_type(c, a->type, img,
+					 bit_off + i * size * 8, 0, depth + 1);
+		}
+		trace_seq_putc(c->s, ']');
+		return;
+	}
+
+	size = btf_type_is_ptr(t) ? sizeof(void *) : t->size;
+	if (!bits)
+		bits = min(size, 8U) * 8;
+	val = fargs_extract(img, bit_off, bits);
+
+	if (c->hex || btf_type_is_ptr(t)) {
+		trace_seq_printf(c->s, "0x%llx", val);
+	} else if (btf_is_any_enum(t)) {
+		fargs_print_enum(c, t, val);
+	} else if (btf_type_is_int(t)) {
+		if (btf_int_encoding(t) & BTF_INT_BOOL)
+			trace_seq_puts(c->s, val ? "true" : "false");
+		else if (btf_int_encoding(t) & BTF_INT_SIGNED)
+			trace_seq_printf(c->s, "%lld",
+					 bits < 64 ? (s64)(val << (64 - bits)) >>
+						     (64 - bits) : (s64)val);
+		else
+			trace_seq_printf(c->s, "%llu", val);
+	} else {
+		trace_seq_printf(c->s, "0x%llx", val);
+	}
+}
+
+static void fargs_print_arg(struct fargs_print_ctx *c,
+			    const struct ftrace_arg_desc *arg,
+			    const unsigned long *w)
+{
+	u64 val = fargs_mask(w[0], arg->size);
+	const struct btf_type *t;
+	u8 img[FTRACE_ARG_SIZE_MAX];
+
+	if (arg->size > sizeof(long) &&
+	    (c->hex || arg->class != FTRACE_ARG_STRUCT)) {
+		/* 128-bit integers and hex mode: high word first */
+		trace_seq_printf(c->s, "0x%lx%016lx", w[1], w[0]);
+		return;
+	}
+	if (c->hex) {
+		trace_seq_printf(c->s, "0x%llx", val);
+		return;
+	}
+
+	switch (arg->class) {
+	case FTRACE_ARG_SIGNED:
+		trace_seq_printf(c->s, "%lld", fargs_sext(val, arg->size));
+		break;
+	case FTRACE_ARG_UNSIGNED:
+		trace_seq_printf(c->s, "%llu", val);
+		break;
+	case FTRACE_ARG_BOOL:
+		trace_seq_puts(c->s, (val & 0xff) ? "true" : "false");
+		break;
+	case FTRACE_ARG_STRING:
+		if (c->str) {
+			fargs_print_str(c, val);
+			break;
+		}
+		fallthrough;
+	case FTRACE_ARG_POINTER:
+		trace_seq_printf(c->s, "0x%llx", val);
+		break;
+	case FTRACE_ARG_ENUM:
+		t = btf_type_by_id(c->btf, arg->type_id);
+		if (t && btf_is_any_enum(t))
+			fargs_print_enum(c, t, val);
+		else
+			trace_seq_printf(c->s, "%llu", val);
+		break;
+	case FTRACE_ARG_STRUCT:
+		memcpy(img, w, sizeof(long));
+		if (arg->size > sizeof(long))
+			memcpy(img + sizeof(long), &w[1], sizeof(long));
+		else
+			memset(img + sizeof(long), 0, sizeof(long));
+		fargs_print_type(c, arg->type_id, img, 0, 0, 0);
+		break;
+	default:
+		trace_seq_printf(c->s, "0x%llx", val);
+	}
+}
+
+static const char * const fargs_reg_names[FTRACE_ARGS_NR_REGS] = {
+	"di", "si", "dx", "cx", "r8", "r9",
+};
+
+static enum print_line_t fargs_trace(struct trace_iterator *iter, int flags,
+				     struct trace_event *event)
+{
+	struct func_args_entry *field = (struct func_args_entry *)iter->ent;
+	const struct ftrace_func_model *model = NULL;
+	struct trace_seq *s = &iter->seq;
+	struct fargs_print_ctx c = { .s = s };
+	long delta = iter->tr->text_delta;
+	unsigned int i, nr = field->nr_words;
+	const char *end = (const char *)iter->ent + iter->ent_size;
+
+	if ((const char *)&field->args[nr] > end)
+		nr = 0;
+
+	seq_print_ip_sym(s, field->ip + delta, flags);
+	trace_seq_putc(s, '(');
+
+	rcu_read_lock();
+	if (!(field->flags & FARGS_FL_RAW))
+		model = ftrace_args_model(field->ip);
+	if (model && model->nr_words == nr) {
+		c.btf = model->btf;
+		c.hex = fargs_flags.val & FARGS_OPT_HEX;
+		c.end = end;
+		if (field->flags & FARGS_FL_STRINGS)
+			c.str = (const char *)&field->args[nr];
+		for (i = 0; i < model->nr_args; i++) {
+			const struct ftrace_arg_desc *arg = &model->args[i];
+
+			if (i)
+				trace_seq_puts(s, ", ");
+			if (*arg->name)
+				trace_seq_printf(s, "%s=", arg->name);
+			fargs_print_arg(&c, arg, &field->args[arg->word]);
+		}
+	} else {
+		/* Raw registers, or words whose model is gone */
+		for (i = 0; i < nr; i++) {
+			if (i)
+				trace_seq_puts(s, ", ");
+			if ((field->flags & FARGS_FL_RAW) &&
+			    i < FTRACE_ARGS_NR_REGS)
+				trace_seq_printf(s, "%s=", fargs_reg_names[i]);
+			else
+				trace_seq_printf(s, "w%u=", i);
+			trace_seq_printf(s, "0x%lx", field->args[i]);
+		}
+	}
+	rcu_read_unlock();
+	trace_seq_putc(s, ')');
+
+	if ((flags & TRACE_ITER_PRINT_PARENT) && field->parent_ip) {
+		trace_seq_puts(s, " <-");
+		seq_print_ip_sym(s, field->parent_ip + delta, flags);
+	}
+
+	if (field->flags & FARGS_FL_NO_MODEL)
+		trace_seq_puts(s, " [raw: no model]");
+	else if (field->flags & FARGS_FL_RAW)
+		trace_seq_printf(s, " [raw: %s]",
+				 ftrace_args_reason_str(field->flags >>
+							FARGS_REASON_SHIFT));
+	else if (!model || model->nr_words != nr)
+		trace_seq_puts(s, " [raw: model gone]");
+	trace_seq_putc(s, '\n');
+
+	return trace_handle_return(s);
+}
+
+static enum print_line_t fargs_raw(struct trace_iterator *iter, int flags,
+				   struct trace_event *event)
+{
+	struct func_args_entry *field = (struct func_args_entry *)iter->ent;
+	const char *end = (const char *)iter->ent + iter->ent_size;
+	unsigned int i;
+
+	trace_seq_printf(&iter->seq, "%lx %lx %x", field->ip, field->parent_ip,
+			 field->flags);
+	for (i = 0; i < field->nr_words &&
+	     (const char *)&field->args[i + 1] <= end; i++)
+		trace_seq_printf(&iter->seq, " %lx", field->args[i]);
+	trace_seq_putc(&iter->seq, '\n');
+
+	return trace_handle_return(&iter->seq);
+}
+
+static struct trace_event_functions fargs_event_funcs = {
+	.trace	= fargs_trace,
+	.raw	= fargs_raw,
+};
+
+static struct trace_event fargs_event = {
+	.type	= TRACE_FN_ARGS,
+	.funcs	= &fargs_event_funcs,
+};
+
+/* ---- tracer ---------------------------------------------------------- */
+
+/* error_log keeps a pointer to the message: it must be static. */
+static const char *fargs_errs[] = { "No selected function has a BTF model" };
+
+/*
+ * When a filter is set and not one of its functions has a usable model,
+ * the tracer would print nothing but raw registers: refuse, and say why.
+ */
+static int fargs_check_filter(struct trace_array *tr)
+{
+	struct ftrace_ops *ops = tr->ops;
+	struct ftrace_func_entry *entry;
+	struct ftrace_hash *hash;
+	const struct ftrace_func_model *model;
+	unsigned long first_ip = 0;
+	int i, ret = 0;
+	bool usable = false;
+
+	/* An ops whose filter files were never opened has no filter yet. */
+	if (!(smp_load_acquire(&ops->flags) & FTRACE_OPS_FL_INITIALIZED))
+		return 0;
+
+	mutex_lock(&ops->func_hash->regex_lock);
+	hash = ops->func_hash->filter_hash;
+	/* No filter, or only ":mod:" filters of modules not loaded yet */
+	if (ftrace_hash_empty(hash) || !hash->count)
+		goto out;
+
+	for (i = 0; i < (1 << hash->size_bits) && !usable; i++) {
+		hlist_for_each_entry(entry, &hash->buckets[i], hlist) {
+			if (ftrace_args_prepare(entry->ip))
+				continue;
+			if (!first_ip)
+				first_ip = entry->ip;
+			rcu_read_lock();
+			model = ftrace_args_model(entry->ip);
+			usable = model && !(model->flags & FTRACE_MODEL_UNKNOWN);
+			rcu_read_unlock();
+			if (usable)
+				break;
+		}
+	}
+	if (!usable) {
+		char msg[KSYM_SYMBOL_LEN + 32];
+
+		snprintf(msg, sizeof(msg), "e.g. %ps", (void *)first_ip);
+		tracing_log_err(tr, "function_args", msg, fargs_errs, 0, 0);
+		ret = -ENOENT;
+	}
+out:
+	mutex_unlock(&ops->func_hash->regex_lock);
+	return ret;
+}
+
+static int fargs_init(struct trace_array *tr)
+{
+	int ret;
+
+	/* Instances get their ops when they are created. */
+	if (!tr->ops)
+		return -ENOMEM;
+
+	ret = fargs_check_filter(tr);
+	if (ret)
+		return ret;
+
+	tr->ops->flags |= FTRACE_OPS_FL_ARGS;
+	ftrace_init_array_ops(tr, fargs_call);
+	tr->array_buffer.cpu = raw_smp_processor_id();
+
+	tracing_start_cmdline_record();
+	tr->function_enabled = 0;
+	ret = register_ftrace_function(tr->ops);
+	if (ret) {
+		tracing_stop_cmdline_record();
+		ftrace_reset_array_ops(tr);
+		tr->ops->flags &= ~FTRACE_OPS_FL_ARGS;
+		return ret;
+	}
+	tr->function_enabled = 1;
+	return 0;
+}
+
+static void fargs_reset(struct trace_array *tr)
+{
+	tr->function_enabled = 0;
+	unregister_ftrace_function(tr->ops);
+	tracing_stop_cmdline_record();
+	ftrace_reset_array_ops(tr);
+	tr->ops->flags &= ~FTRACE_OPS_FL_ARGS;
+}
+
+static void fargs_start(struct trace_array *tr)
+{
+	tracing_reset_online_cpus(&tr->array_buffer);
+}
+
+static int fargs_set_flag(struct trace_array *tr, u32 old_flags, u32 bit,
+			  int set)
+{
+	/* Both options take effect on the next record or read. */
+	return 0;
+}
+
+#ifdef CONFIG_FTRACE_STARTUP_TEST
+/* Find the selftest record and compare its words with what was passed. */
+static int fargs_selftest_check(struct trace_array *tr, unsigned long ip)
+{
+	struct trace_buffer *buffer = tr->array_buffer.buffer;
+	struct ring_buffer_event *event;
+	struct func_args_entry *entry;
+	const char *str;
+	int cpu, found = 0;
+
+	for_each_online_cpu(cpu) {
+		while ((event = ring_buffer_consume(buffer, cpu, NULL, NULL))) {
+			entry = ring_buffer_event_data(event);
+			if (entry->ent.type != TRACE_FN_ARGS || entry->ip != ip)
+				continue;
+			str = (const char *)&entry->args[entry->nr_words];
+			if (entry->flags != FARGS_FL_STRINGS ||
+			    entry->nr_words != 8 || entry->nr_strs != 1 ||
+			    entry->args[0] != -5UL ||
+			    (u32)entry->args[1] != 7 ||
+			    (u8)entry->args[2] != 1 ||
+			    entry->args[4] != 11 || entry->args[5] != -13UL ||
+			    entry->args[6] != 17 ||
+			    (s16)entry->args[7] != -19 ||
+			    str[0] != FARGS_STR_OK || strcmp(str + 1, "selftest")) {
+				pr_err("function_args selftest: bad record: flags %x words %u\n",
+				       entry->flags, entry->nr_words);
+				return -EINVAL;
+			}
+			found++;
+		}
+	}
+	if (found != 1) {
+		pr_err("function_args selftest: %d records for the target\n",
+		       found);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static __init int fargs_selftest(struct tracer *trace, struct trace_array *tr)
+{
+	static const char name[] = "fargs_selftest_target";
+	struct fargs_selftest_pair pair = { .lo = 11, .hi = -13 };
+	u32 saved_flags = fargs_flags.val;
+	unsigned long ip;
+	int ret;
+
+	ip = ftrace_location((unsigned long)fargs_selftest_target);
+	if (!ip) {
+		pr_err("function_args selftest: target not traceable\n");
+		return -ENODEV;
+	}
+
+	ret = ftrace_set_filter(tr->ops, (unsigned char *)name, strlen(name), 1);
+	if (ret)
+		return ret;
+
+	fargs_flags.val |= FARGS_OPT_STRINGS;
+	ret = tracer_init(trace, tr);
+	if (ret) {
+		pr_err("function_args selftest: init failed (%d)\n", ret);
+		goto out;
+	}
+
+	/* In another file, built with ftrace flags: no inlining here. */
+	fargs_selftest_target(-5, 7, true, "selftest", pair, 17, -19);
+
+	tracing_stop();
+	ret = fargs_selftest_check(tr, ip);
+	trace->reset(tr);
+	tracing_start();
+out:
+	fargs_flags.val = saved_flags;
+	ftrace_set_filter(tr->ops, NULL, 0, 1);
+	return ret;
+}
+#endif
+
+static struct tracer fargs_tracer __tracer_data = {
+	.name		= "function_args",
+	.init		= fargs_init,
+	.reset		= fargs_reset,
+	.start		= fargs_start,
+	.flags		= &fargs_flags,
+	.set_flag	= fargs_set_flag,
+	.allow_instances = true,
+#ifdef CONFIG_FTRACE_STARTUP_TEST
+	.selftest	= fargs_selftest,
+#endif
+};
+
+static __init int init_function_args_trace(void)
+{
+	fargs_str_bufs = alloc_percpu(struct fargs_str_buf);
+	if (!fargs_str_bufs)
+		pr_warn("function_args: no string buffers, funcargs-strings is off\n");
+
+	if (!register_trace_event(&fargs_event)) {
+		pr_warn("function_args: cannot register the output event\n");
+		return -EBUSY;
+	}
+	return register_tracer(&fargs_tracer);
+}
+core_initcall(init_function_args_trace);

@@ -1,0 +1,18 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Target of the function_args startup selftest.  This file is built with
+ * the ftrace flags, unlike the rest of kernel/trace, so that the function
+ * below can be traced.  Its seven arguments cover every register, a
+ * two-register struct and stack arguments.
+ */
+#include <linux/compiler.h>
+#include <linux/string.h>
+
+#include "trace_function_args.h"
+
+noinline long fargs_selftest_target(long a, unsigned int b, bool c,
+				    const char *d, struct fargs_selftest_pair e,
+				    long f, short g)
+{
+	return a + b + c + strlen(d) + e.lo + e.hi + f + g;
+}

@@ -1,0 +1,571 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libtraceevent plugin for the function_args tracer's ftrace:func_args
+ * records, so that trace-cmd report prints them as the trace file does:
+ *
+ *   vfs_read(file=0xffff..., buf=0x7ffd..., count=131072, pos=0xffff...) <-ksys_read
+ *
+ * The record holds only raw argument words; names and types come from
+ * BTF.  The plugin reads /sys/kernel/btf/vmlinux (and module BTF next to
+ * it), or the file named by the plugin option "function_args:btf" or the
+ * environment variable FTRACE_ARGS_BTF.  Without BTF it prints the raw
+ * words and says so.
+ *
+ * The argument layout (one word per argument of up to 8 bytes, two for 9
+ * to 16 bytes) and the record flags must match kernel/trace/ftrace_args.c
+ * and kernel/trace/trace_function_args.h.
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/btf.h>
+#include <traceevent/event-parse.h>
+#include <traceevent/trace-seq.h>
+
+#define FARGS_FL_STRINGS	0x01
+#define FARGS_FL_RAW		0x02
+#define FARGS_FL_NO_MODEL	0x04
+#define FARGS_REASON_SHIFT	8
+
+enum { FARGS_STR_OK, FARGS_STR_TRUNCATED, FARGS_STR_FAULT, FARGS_STR_NULL };
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#define MAX_ARGS	12
+#define ARG_SIZE_MAX	16
+#define NR_MODULE_BTF	256
+#define CACHE_SIZE	4096
+
+static const char * const reasons[] = {
+	"", "no symbol", "no BTF", "variadic", "too many arguments",
+	"unsupported argument type",
+};
+
+static const char * const reg_names[] = {
+	"di", "si", "dx", "cx", "r8", "r9",
+};
+
+enum arg_class {
+	C_SIGNED, C_UNSIGNED, C_POINTER, C_STRING, C_BOOL, C_ENUM, C_STRUCT,
+};
+
+struct arg {
+	const char	*name;
+	__u32		type_id;
+	unsigned int	size;
+	enum arg_class	class;
+	unsigned int	word;
+};
+
+struct model {
+	unsigned long long	ip;
+	struct btf		*btf;	/* NULL: no usable model */
+	unsigned int		nr_args;
+	unsigned int		nr_words;
+	struct arg		args[MAX_ARGS];
+	struct model		*next;
+};
+
+struct tep_plugin_option TEP_PLUGIN_OPTIONS[] = {
+	{
+		.name = "btf",
+		.plugin_alias = "function_args",
+		.description = "BTF file to read instead of /sys/kernel/btf/vmlinux",
+		.value = "",
+	},
+	{
+		.name = "hex",
+		.plugin_alias = "function_args",
+		.description = "Print every argument as raw hex",
+	},
+	{
+		.name = NULL,
+	}
+};
+
+static struct tep_plugin_option *btf_option = &TEP_PLUGIN_OPTIONS[0];
+static struct tep_plugin_option *hex_option = &TEP_PLUGIN_OPTIONS[1];
+
+static struct btf *vmlinux_btf;
+static struct btf *module_btf[NR_MODULE_BTF];
+static int nr_module_btf;
+static int btf_loaded;
+static struct model *cache[CACHE_SIZE];
+
+static void load_btf(void)
+{
+	const char *path = getenv("FTRACE_ARGS_BTF");
+	struct dirent *d;
+	char file[512];
+	DIR *dir;
+
+	if (btf_loaded)
+		return;
+	btf_loaded = 1;
+
+	if (btf_option->value && *btf_option->value)
+		path = btf_option->value;
+	if (path && *path) {
+		/* libbpf 1.x returns NULL on error */
+		vmlinux_btf = btf__parse(path, NULL);
+		return;
+	}
+
+	vmlinux_btf = btf__parse("/sys/kernel/btf/vmlinux", NULL);
+	if (!vmlinux_btf)
+		return;
+
+	dir = opendir("/sys/kernel/btf");
+	if (!dir)
+		return;
+	while ((d = readdir(dir)) && nr_module_btf < NR_MODULE_BTF) {
+		struct btf *btf;
+
+		if (d->d_name[0] == '.' || !strcmp(d->d_name, "vmlinux"))
+			continue;
+		snprintf(file, sizeof(file), "/sys/kernel/btf/%s", d->d_name);
+		btf = btf__parse_split(file, vmlinux_btf);
+		if (btf)
+			module_btf[nr_module_btf++] = btf;
+	}
+	closedir(dir);
+}
+
+static const struct btf_type *skip_mods(const struct btf *btf, __u32 id,
+					__u32 *res_id)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id);
+
+	while (t && (btf_is_mod(t) || btf_is_typedef(t))) {
+		id = t->type;
+		t = btf__type_by_id(btf, id);
+	}
+	if (res_id)
+		*res_id = id;
+	return t;
+}
+
+static int classify(const struct btf *btf, __u32 type_id, struct arg *a)
+{
+	const struct btf_type *t = skip_mods(btf, type_id, &a->type_id);
+	const struct btf_type *pt;
+
+	if (!t)
+		return -1;
+	if (btf_is_int(t)) {
+		a->size = t->size;
+		if (btf_int_encoding(t) & BTF_INT_BOOL)
+			a->class = C_BOOL;
+		else if (btf_int_encoding(t) & BTF_INT_SIGNED)
+			a->class = C_SIGNED;
+		else
+			a->class = C_UNSIGNED;
+		return 0;
+	}
+	if (btf_is_ptr(t)) {
+		a->size = 8;
+		a->class = C_POINTER;
+		pt = skip_mods(btf, t->type, NULL);
+		if (pt && btf_is_int(pt) && pt->size == 1 &&
+		    !strcmp(btf__name_by_offset(btf, pt->name_off), "char"))
+			a->class = C_STRING;
+		return 0;
+	}
+	if (btf_is_enum(t) || btf_is_enum64(t)) {
+		a->size = t->size;
+		a->class = C_ENUM;
+		return 0;
+	}
+	if (btf_is_composite(t) && t->size && t->size <= ARG_SIZE_MAX) {
+		a->size = t->size;
+		a->class = C_STRUCT;
+		return 0;
+	}
+	return -1;
+}
+
+static __s32 find_func(struct btf **btfp, const char *name)
+{
+	__s32 id;
+	int i;
+
+	if (!vmlinux_btf)
+		return -1;
+	id = btf__find_by_name_kind(vmlinux_btf, name, BTF_KIND_FUNC);
+	if (id > 0) {
+		*btfp = vmlinux_btf;
+		return id;
+	}
+	for (i = 0; i < nr_module_btf; i++) {
+		id = btf__find_by_name_kind(module_btf[i], name, BTF_KIND_FUNC);
+		if (id > 0) {
+			*btfp = module_btf[i];
+			return id;
+		}
+	}
+	return -1;
+}
+
+/* The same layout as ftrace_args_read() produces. */
+static void build_model(struct model *m, const char *name)
+{
+	const struct btf_type *fn, *proto;
+	const struct btf_param *p;
+	struct btf *btf;
+	unsigned int i, word = 0;
+	__s32 id;
+
+	load_btf();
+	id = name ? find_func(&btf, name) : -1;
+	if (id < 0)
+		return;
+	fn = btf__type_by_id(btf, id);
+	proto = btf__type_by_id(btf, fn->type);
+	if (!proto || !btf_is_func_proto(proto) || btf_vlen(proto) > MAX_ARGS)
+		return;
+
+	p = btf_params(proto);
+	for (i = 0; i < btf_vlen(proto); i++, p++) {
+		struct arg *a = &m->args[i];
+
+		if (!p->type || classify(btf, p->type, a))
+			return;
+		a->name = btf__name_by_offset(btf, p->name_off);
+		a->word = word;
+		word += a->size > 8 ? 2 : 1;
+	}
+	m->nr_args = i;
+	m->nr_words = word;
+	m->btf = btf;
+}
+
+static struct model *get_model(struct tep_handle *tep, unsigned long long ip)
+{
+	unsigned int h = (ip >> 4) % CACHE_SIZE;
+	struct model *m;
+
+	for (m = cache[h]; m; m = m->next)
+		if (m->ip == ip)
+			return m;
+
+	m = calloc(1, sizeof(*m));
+	if (!m)
+		return NULL;
+	m->ip = ip;
+	build_model(m, tep_find_function(tep, ip));
+	m->next = cache[h];
+	cache[h] = m;
+	return m;
+}
+
+static unsigned long long extract(const unsigned char *img,
+				  unsigned int bit_off, unsigned int bits)
+{
+	unsigned long long val = 0;
+	unsigned int i;
+
+	for (i = 0; i < 8 && bit_off / 8 + i < ARG_SIZE_MAX; i++)
+		val |= (unsigned long long)img[bit_off / 8 + i] << (i * 8);
+	val >>= bit_off % 8;
+	if (bits < 64)
+		val &= (1ULL << bits) - 1;
+	return val;
+}
+
+static long long sext(unsigned long long val, unsigned int bits)
+{
+	return bits >= 64 ? (long long)val :
+		(long long)(val << (64 - bits)) >> (64 - bits);
+}
+
+static void print_enum(struct trace_seq *s, const struct btf *btf,
+		       const struct btf_type *t, unsigned long long val)
+{
+	unsigned int i;
+
+	if (btf_is_enum(t)) {
+		const struct btf_enum *e = btf_enum(t);
+
+		for (i = 0; i < btf_vlen(t); i++, e++)
+			if ((__u32)e->val == (__u32)val) {
+				trace_seq_puts(s, btf__name_by_offset(btf, e->name_off));
+				return;
+			}
+	} else {
+		const struct btf_enum64 *e = btf_enum64(t);
+
+		for (i = 0; i < btf_vlen(t); i++, e++)
+			if (btf_enum64_value(e) == val) {
+				trace_seq_puts(s, btf__name_by_offset(btf, e->name_off));
+				return;
+			}
+	}
+	if (btf_kflag(t))
+		trace_seq_printf(s, "%lld", sext(val, t->size * 8));
+	else
+		trace_seq_printf(s, "%llu", val);
+}
+
+static void print_type(struct trace_seq *s, const struct btf *btf, __u32 id,
+		       const unsigned char *img, unsigned int bit_off,
+		       unsigned int bits, int depth)
+{
+	const struct btf_type *t = skip_mods(btf, id, NULL);
+	unsigned int i, size;
+	unsigned long long val;
+
+	if (!t || depth > 4) {
+		trace_seq_puts(s, "?");
+		return;
+	}
+	if (btf_is_composite(t)) {
+		const struct btf_member *m = btf_members(t);
+
+		trace_seq_putc(s, '{');
+		for (i = 0; i < btf_vlen(t); i++, m++) {
+			const char *name = btf__name_by_offset(btf, m->name_off);
+
+			if (i)
+				trace_seq_puts(s, ", ");
+			if (name && *name)
+				trace_seq_printf(s, "%s=", name);
+			print_type(s, btf, m->type, img,
+				   bit_off + btf_member_bit_offset(t, i),
+				   btf_member_bitfield_size(t, i), depth + 1);
+		}
+		trace_seq_putc(s, '}');
+		return;
+	}
+	if (btf_is_array(t)) {
+		const struct btf_array *a = btf_array(t);
+		const struct btf_type *et = skip_mods(btf, a->type, NULL);
+
+		size = et && et->size ? et->size : 1;
+		trace_seq_putc(s, '[');
+		for (i = 0; i < a->nelems &&
+		     bit_off / 8 + (i + 1) * size <= ARG_SIZE_MAX; i++) {
+			if (i)
+				trace_seq_puts(s, ", ");
+			print_type(s, btf, a->type, img, bit_off + i * size * 8,
+				   0, depth + 1);
+		}
+		trace_seq_putc(s, ']');
+		return;
+	}
+
+	size = btf_is_ptr(t) ? 8 : t->size;
+	if (!bits)
+		bits = (size < 8 ? size : 8) * 8;
+	val = extract(img, bit_off, bits);
+
+	if (hex_option->set || btf_is_ptr(t))
+		trace_seq_printf(s, "0x%llx", val);
+	else if (btf_is_enum(t) || btf_is_enum64(t))
+		print_enum(s, btf, t, val);
+	else if (btf_is_int(t) && (btf_int_encoding(t) & BTF_INT_BOOL))
+		trace_seq_puts(s, val ? "true" : "false");
+	else if (btf_is_int(t) && (btf_int_encoding(t) & BTF_INT_SIGNED))
+		trace_seq_printf(s, "%lld", sext(val, bits));
+	else if (btf_is_int(t))
+		trace_seq_printf(s, "%llu", val);
+	else
+		trace_seq_printf(s, "0x%llx", val);
+}
+
+static const char *print_str(struct trace_seq *s, const char *p,
+			     const char *end, unsigned long long ptr)
+{
+	unsigned char status;
+	size_t len;
+
+	if (!p || p + 2 > end) {
+		trace_seq_printf(s, "0x%llx", ptr);
+		return p;
+	}
+	status = *p++;
+	len = strnlen(p, end - p);
+	if (status == FARGS_STR_NULL) {
+		trace_seq_puts(s, "(null)");
+	} else if (status == FARGS_STR_FAULT) {
+		trace_seq_printf(s, "0x%llx(fault)", ptr);
+	} else {
+		const char *c;
+
+		trace_seq_putc(s, '"');
+		for (c = p; c < p + len; c++) {
+			if (*c == '"' || *c == '\\')
+				trace_seq_printf(s, "\\%c", *c);
+			else if (isprint((unsigned char)*c))
+				trace_seq_putc(s, *c);
+			else
+				trace_seq_printf(s, "\\x%02x", (unsigned char)*c);
+		}
+		trace_seq_putc(s, '"');
+		if (status == FARGS_STR_TRUNCATED)
+			trace_seq_puts(s, "...");
+	}
+	return p + len + 1;
+}
+
+static void print_arg(struct trace_seq *s, const struct btf *btf,
+		      const struct arg *a, const unsigned long long *w,
+		      const char **str, const char *end)
+{
+	unsigned long long val = w[0];
+	unsigned char img[ARG_SIZE_MAX];
+
+	if (a->size < 8)
+		val &= (1ULL << (a->size * 8)) - 1;
+	if (a->size > 8 && (hex_option->set || a->class != C_STRUCT)) {
+		trace_seq_printf(s, "0x%llx%016llx", w[1], w[0]);
+		return;
+	}
+	if (hex_option->set) {
+		trace_seq_printf(s, "0x%llx", val);
+		return;
+	}
+	switch (a->class) {
+	case C_SIGNED:
+		trace_seq_printf(s, "%lld", sext(val, a->size * 8));
+		break;
+	case C_UNSIGNED:
+		trace_seq_printf(s, "%llu", val);
+		break;
+	case C_BOOL:
+		trace_seq_puts(s, (val & 0xff) ? "true" : "false");
+		break;
+	case C_STRING:
+		if (*str) {
+			*str = print_str(s, *str, end, val);
+			break;
+		}
+		trace_seq_printf(s, "0x%llx", val);
+		break;
+	case C_ENUM:
+		print_enum(s, btf, btf__type_by_id(btf, a->type_id), val);
+		break;
+	case C_STRUCT:
+		memcpy(img, w, 8);
+		memset(img + 8, 0, 8);
+		if (a->size > 8)
+			memcpy(img + 8, &w[1], 8);
+		print_type(s, btf, a->type_id, img, 0, 0, 0);
+		break;
+	default:
+		trace_seq_printf(s, "0x%llx", val);
+	}
+}
+
+static void print_sym(struct trace_seq *s, struct tep_handle *tep,
+		      unsigned long long addr)
+{
+	const char *name = tep_find_function(tep, addr);
+
+	if (name)
+		trace_seq_puts(s, name);
+	else
+		trace_seq_printf(s, "0x%llx", addr);
+}
+
+static int fargs_handler(struct trace_seq *s, struct tep_record *record,
+			 struct tep_event *event, void *context)
+{
+	unsigned long long ip, parent, flags, nr_words;
+	unsigned long long words[2 * MAX_ARGS];
+	struct tep_format_field *field;
+	const char *end = (const char *)record->data + record->size;
+	const char *str = NULL;
+	struct model *m;
+	unsigned int i;
+
+	if (tep_get_field_val(s, event, "ip", record, &ip, 1) ||
+	    tep_get_field_val(s, event, "parent_ip", record, &parent, 1) ||
+	    tep_get_field_val(s, event, "flags", record, &flags, 1) ||
+	    tep_get_field_val(s, event, "nr_words", record, &nr_words, 1))
+		return 0;
+	field = tep_find_field(event, "args");
+	if (!field)
+		return 0;
+	if (nr_words > 2 * MAX_ARGS ||
+	    field->offset + nr_words * 8 > (unsigned long long)record->size)
+		nr_words = 0;
+	for (i = 0; i < nr_words; i++)
+		words[i] = tep_read_number(event->tep,
+					   (char *)record->data + field->offset + i * 8, 8);
+
+	print_sym(s, event->tep, ip);
+	trace_seq_putc(s, '(');
+	m = (flags & FARGS_FL_RAW) ? NULL : get_model(event->tep, ip);
+	if (m && m->btf && m->nr_words == nr_words) {
+		if (flags & FARGS_FL_STRINGS)
+			str = (const char *)record->data + field->offset + nr_words * 8;
+		for (i = 0; i < m->nr_args; i++) {
+			if (i)
+				trace_seq_puts(s, ", ");
+			if (*m->args[i].name)
+				trace_seq_printf(s, "%s=", m->args[i].name);
+			print_arg(s, m->btf, &m->args[i], &words[m->args[i].word],
+				  &str, end);
+		}
+	} else {
+		for (i = 0; i < nr_words; i++) {
+			if (i)
+				trace_seq_puts(s, ", ");
+			if ((flags & FARGS_FL_RAW) && i < 6)
+				trace_seq_printf(s, "%s=", reg_names[i]);
+			else
+				trace_seq_printf(s, "w%u=", i);
+			trace_seq_printf(s, "0x%llx", words[i]);
+		}
+	}
+	trace_seq_putc(s, ')');
+	if (parent) {
+		trace_seq_puts(s, " <-");
+		print_sym(s, event->tep, parent);
+	}
+	if (flags & FARGS_FL_NO_MODEL) {
+		trace_seq_puts(s, " [raw: no model]");
+	} else if (flags & FARGS_FL_RAW) {
+		unsigned int r = flags >> FARGS_REASON_SHIFT;
+
+		trace_seq_printf(s, " [raw: %s]",
+				 r < ARRAY_SIZE(reasons) ?
+				 reasons[r] : "unknown");
+	} else if (!m || !m->btf || m->nr_words != nr_words) {
+		trace_seq_puts(s, vmlinux_btf ? " [raw: no BTF model]" :
+					       " [raw: no BTF]");
+	}
+	return 0;
+}
+
+int TEP_PLUGIN_LOADER(struct tep_handle *tep)
+{
+	tep_register_event_handler(tep, -1, "ftrace", "func_args",
+				   fargs_handler, NULL);
+	tep_plugin_add_options("function_args", TEP_PLUGIN_OPTIONS);
+	return 0;
+}
+
+void TEP_PLUGIN_UNLOADER(struct tep_handle *tep)
+{
+	struct model *m, *next;
+	int i;
+
+	tep_unregister_event_handler(tep, -1, "ftrace", "func_args",
+				     fargs_handler, NULL);
+	tep_plugin_remove_options(TEP_PLUGIN_OPTIONS);
+	for (i = 0; i < CACHE_SIZE; i++) {
+		for (m = cache[i]; m; m = next) {
+			next = m->next;
+			free(m);
+		}
+		cache[i] = NULL;
+	}
+	for (i = 0; i < nr_module_btf; i++)
+		btf__free(module_btf[i]);
+	btf__free(vmlinux_btf);
+	nr_module_btf = 0;
+	vmlinux_btf = NULL;
+	btf_loaded = 0;
+}
