@@ -10,7 +10,9 @@ cp=$src/scripts/checkpatch.pl
 bad=0
 cd "$repo" || exit 1
 for p in $(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' patches/series); do
-	"$cp" --strict --quiet --no-summary "patches/$p" || bad=1
+	# From the kernel tree: checkpatch run inside this repository would
+	# check the .patch file as a new file instead of the change it holds.
+	(cd "$src" && "$cp" --strict --quiet --no-summary "$repo/patches/$p") || bad=1
 done
 files=$(git ls-files -- arch Documentation include kernel samples tools |
 	grep -E '\.(c|h|S|rst)$')

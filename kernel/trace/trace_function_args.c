@@ -518,7 +518,9 @@ static struct trace_event fargs_event = {
 /* ---- tracer ---------------------------------------------------------- */
 
 /* error_log keeps a pointer to the message: it must be static. */
-static const char *fargs_errs[] = { "No selected function has a BTF model" };
+static const char * const fargs_errs[] = {
+	"No selected function has a BTF model",
+};
 
 /*
  * When a filter is set and not one of its functions has a usable model,
@@ -562,7 +564,8 @@ static int fargs_check_filter(struct trace_array *tr)
 		char msg[KSYM_SYMBOL_LEN + 32];
 
 		snprintf(msg, sizeof(msg), "e.g. %ps", (void *)first_ip);
-		tracing_log_err(tr, "function_args", msg, fargs_errs, 0, 0);
+		tracing_log_err(tr, "function_args", msg, (const char **)fargs_errs,
+				0, 0);
 		ret = -ENOENT;
 	}
 out:
@@ -621,13 +624,35 @@ static int fargs_set_flag(struct trace_array *tr, u32 old_flags, u32 bit,
 }
 
 #ifdef CONFIG_FTRACE_STARTUP_TEST
-/* Find the selftest record and compare its words with what was passed. */
+/*
+ * The selftest calls the target three times; the sixth argument (a stack
+ * argument) tells the calls apart: 17 passes a string, 18 a pointer that
+ * faults, 19 NULL.
+ */
+static bool fargs_selftest_record_ok(struct func_args_entry *entry)
+{
+	static const u8 status[] = { FARGS_STR_OK, FARGS_STR_FAULT,
+				     FARGS_STR_NULL };
+	const char *str = (const char *)&entry->args[entry->nr_words];
+	unsigned long f = entry->args[6];
+
+	if (entry->flags != FARGS_FL_STRINGS || entry->nr_words != 8 ||
+	    entry->nr_strs != 1 || f < 17 || f > 19)
+		return false;
+	if (entry->args[0] != -5UL || (u32)entry->args[1] != 7 ||
+	    (u8)entry->args[2] != 1 || entry->args[4] != 11 ||
+	    entry->args[5] != -13UL || (s16)entry->args[7] != -19)
+		return false;
+	if (str[0] != status[f - 17])
+		return false;
+	return f != 17 || !strcmp(str + 1, "selftest");
+}
+
 static int fargs_selftest_check(struct trace_array *tr, unsigned long ip)
 {
 	struct trace_buffer *buffer = tr->array_buffer.buffer;
 	struct ring_buffer_event *event;
 	struct func_args_entry *entry;
-	const char *str;
 	int cpu, found = 0;
 
 	for_each_online_cpu(cpu) {
@@ -635,16 +660,7 @@ static int fargs_selftest_check(struct trace_array *tr, unsigned long ip)
 			entry = ring_buffer_event_data(event);
 			if (entry->ent.type != TRACE_FN_ARGS || entry->ip != ip)
 				continue;
-			str = (const char *)&entry->args[entry->nr_words];
-			if (entry->flags != FARGS_FL_STRINGS ||
-			    entry->nr_words != 8 || entry->nr_strs != 1 ||
-			    entry->args[0] != -5UL ||
-			    (u32)entry->args[1] != 7 ||
-			    (u8)entry->args[2] != 1 ||
-			    entry->args[4] != 11 || entry->args[5] != -13UL ||
-			    entry->args[6] != 17 ||
-			    (s16)entry->args[7] != -19 ||
-			    str[0] != FARGS_STR_OK || strcmp(str + 1, "selftest")) {
+			if (!fargs_selftest_record_ok(entry)) {
 				pr_err("function_args selftest: bad record: flags %x words %u\n",
 				       entry->flags, entry->nr_words);
 				return -EINVAL;
@@ -652,13 +668,19 @@ static int fargs_selftest_check(struct trace_array *tr, unsigned long ip)
 			found++;
 		}
 	}
-	if (found != 1) {
+	if (found != 3) {
 		pr_err("function_args selftest: %d records for the target\n",
 		       found);
 		return -EINVAL;
 	}
 	return 0;
 }
+
+/* An argument-only ops must not be able to ask for the full pt_regs. */
+static struct ftrace_ops fargs_selftest_regs_ops __initdata = {
+	.func	= fargs_call,
+	.flags	= FTRACE_OPS_FL_ARGS | FTRACE_OPS_FL_SAVE_REGS,
+};
 
 static __init int fargs_selftest(struct tracer *trace, struct trace_array *tr)
 {
@@ -667,6 +689,15 @@ static __init int fargs_selftest(struct tracer *trace, struct trace_array *tr)
 	u32 saved_flags = fargs_flags.val;
 	unsigned long ip;
 	int ret;
+
+	ret = register_ftrace_function(&fargs_selftest_regs_ops);
+	if (ret != -EINVAL) {
+		pr_err("function_args selftest: ARGS with SAVE_REGS registered (%d)\n",
+		       ret);
+		if (!ret)
+			unregister_ftrace_function(&fargs_selftest_regs_ops);
+		return -EINVAL;
+	}
 
 	ip = ftrace_location((unsigned long)fargs_selftest_target);
 	if (!ip) {
@@ -687,6 +718,8 @@ static __init int fargs_selftest(struct tracer *trace, struct trace_array *tr)
 
 	/* In another file, built with ftrace flags: no inlining here. */
 	fargs_selftest_target(-5, 7, true, "selftest", pair, 17, -19);
+	fargs_selftest_target(-5, 7, true, (const char *)16, pair, 18, -19);
+	fargs_selftest_target(-5, 7, true, NULL, pair, 19, -19);
 
 	tracing_stop();
 	ret = fargs_selftest_check(tr, ip);

@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #define TRACING "/sys/kernel/tracing/"
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 static unsigned long long now_ns(void)
 {
@@ -111,7 +112,7 @@ static int cmd_loop(long n, const char *workload)
 	unsigned int w;
 	long i;
 
-	for (w = 0; w < sizeof(workloads) / sizeof(workloads[0]); w++)
+	for (w = 0; w < ARRAY_SIZE(workloads); w++)
 		if (!strcmp(workload, workloads[w].name))
 			call = workloads[w].call;
 	if (!call) {
