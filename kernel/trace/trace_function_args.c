@@ -95,32 +95,50 @@ static unsigned int fargs_copy_strings(const struct ftrace_func_model *model,
 	return len;
 }
 
-static void fargs_call(unsigned long ip, unsigned long parent_ip,
-		       struct ftrace_ops *op, struct ftrace_regs *fregs)
+/*
+ * The common case: a known model and no strings.  The record's size is
+ * known before anything is read, so the words go straight into the ring
+ * buffer.
+ */
+static __always_inline void
+fargs_record_fast(struct trace_array *tr, const struct ftrace_func_model *model,
+		  unsigned long ip, unsigned long parent_ip,
+		  struct ftrace_regs *fregs, unsigned int trace_ctx)
+{
+	struct trace_buffer *buffer = tr->array_buffer.buffer;
+	struct ring_buffer_event *event;
+	struct func_args_entry *entry;
+
+	event = trace_buffer_lock_reserve(buffer, TRACE_FN_ARGS,
+					  sizeof(*entry) +
+					  model->nr_words * sizeof(long),
+					  trace_ctx);
+	if (!event)
+		return;
+
+	entry = ring_buffer_event_data(event);
+	entry->ip = ip;
+	entry->parent_ip = parent_ip;
+	entry->flags = 0;
+	entry->nr_strs = 0;
+	entry->nr_words = ftrace_args_read(model, fregs, entry->args);
+	trace_buffer_unlock_commit_nostack(buffer, event);
+}
+
+/* Unknown or missing models, and records with strings. */
+static void fargs_record_slow(struct trace_array *tr,
+			      const struct ftrace_func_model *model,
+			      unsigned long ip, unsigned long parent_ip,
+			      struct ftrace_regs *fregs, unsigned int trace_ctx)
 {
 	unsigned long words[FTRACE_ARGS_WORDS_MAX];
-	const struct ftrace_func_model *model;
-	struct trace_array *tr = op->private;
-	unsigned int nr = 0, nr_strs = 0, str_len = 0, trace_ctx;
+	unsigned int nr = 0, nr_strs = 0, str_len = 0;
 	struct ring_buffer_event *event;
 	struct func_args_entry *entry;
 	struct trace_buffer *buffer;
 	char *strs = NULL;
 	u16 flags = 0;
-	int bit;
 
-	if (unlikely(!tr->function_enabled))
-		return;
-
-	bit = ftrace_test_recursion_trylock(ip, parent_ip);
-	if (bit < 0)
-		return;
-
-	trace_ctx = tracing_gen_ctx_dec();
-	if (atomic_read(&this_cpu_ptr(tr->array_buffer.data)->disabled))
-		goto out;
-
-	model = ftrace_args_model(ip);
 	if (model && fregs) {
 		nr = ftrace_args_read(model, fregs, words);
 		if (model->flags & FTRACE_MODEL_UNKNOWN)
@@ -145,7 +163,7 @@ static void fargs_call(unsigned long ip, unsigned long parent_ip,
 					  sizeof(*entry) + nr * sizeof(long) +
 					  str_len, trace_ctx);
 	if (!event)
-		goto out;
+		return;
 
 	entry = ring_buffer_event_data(event);
 	entry->ip = ip;
@@ -157,6 +175,33 @@ static void fargs_call(unsigned long ip, unsigned long parent_ip,
 	if (str_len)
 		memcpy(&entry->args[nr], strs, str_len);
 	trace_buffer_unlock_commit_nostack(buffer, event);
+}
+
+static void fargs_call(unsigned long ip, unsigned long parent_ip,
+		       struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	const struct ftrace_func_model *model;
+	struct trace_array *tr = op->private;
+	unsigned int trace_ctx;
+	int bit;
+
+	if (unlikely(!tr->function_enabled))
+		return;
+
+	bit = ftrace_test_recursion_trylock(ip, parent_ip);
+	if (bit < 0)
+		return;
+
+	trace_ctx = tracing_gen_ctx_dec();
+	if (atomic_read(&this_cpu_ptr(tr->array_buffer.data)->disabled))
+		goto out;
+
+	model = ftrace_args_model(ip);
+	if (likely(model && fregs && !model->flags &&
+		   !(fargs_flags.val & FARGS_OPT_STRINGS)))
+		fargs_record_fast(tr, model, ip, parent_ip, fregs, trace_ctx);
+	else
+		fargs_record_slow(tr, model, ip, parent_ip, fregs, trace_ctx);
 out:
 	ftrace_test_recursion_unlock(bit);
 }

@@ -6,19 +6,20 @@
  *	Run a system call N times and print the mean nanoseconds per call.
  *	WORKLOAD picks the call and so the kernel function it reaches:
  *	  getppid  getppid()                 __do_sys_getppid()  0 arguments
- *	  flock    flock(-1, LOCK_SH)        __do_sys_flock()    2 arguments
+ *	  affinity sched_getaffinity(0, ...) sched_getaffinity() 2 arguments
  *	  futex    futex(&w, FUTEX_WAKE...)  do_futex()          7 arguments
  *	  openat   openat() of a missing     do_sys_openat2()    a user string
- *	           file
+ *	           file in /tmp (tmpfs in the guest; the root is 9p, slow)
  *   fta-bench toggle TRACER REPS
  *	Write TRACER, then "nop", to current_tracer REPS times and print the
  *	median time of the enable and of the disable write, and the time of
  *	the first enable, in microseconds.
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/futex.h>
-#include <sys/file.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,9 +78,11 @@ static void call_getppid(void)
 	syscall(SYS_getppid);
 }
 
-static void call_flock(void)
+static void call_affinity(void)
 {
-	flock(-1, LOCK_SH);
+	cpu_set_t set;
+
+	sched_getaffinity(0, sizeof(set), &set);
 }
 
 static void call_futex(void)
@@ -89,7 +92,7 @@ static void call_futex(void)
 
 static void call_openat(void)
 {
-	int fd = openat(AT_FDCWD, "/fta-bench-no-such-file", O_RDONLY);
+	int fd = openat(AT_FDCWD, "/tmp/fta-bench-no-such-file", O_RDONLY);
 
 	if (fd >= 0)
 		close(fd);
@@ -100,7 +103,7 @@ static const struct {
 	void (*call)(void);
 } workloads[] = {
 	{ "getppid", call_getppid },
-	{ "flock", call_flock },
+	{ "affinity", call_affinity },
 	{ "futex", call_futex },
 	{ "openat", call_openat },
 };
