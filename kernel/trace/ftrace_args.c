@@ -75,34 +75,28 @@ EXPORT_SYMBOL_GPL(ftrace_args_reason_str);
 const struct ftrace_func_model *ftrace_args_model(unsigned long ip)
 {
 	struct hlist_head *table = rcu_dereference_raw(fta_table);
-	struct ftrace_func_model *model;
+	struct hlist_node *node;
 
 	if (!table)
 		return NULL;
+	table += hash_long(ip, FTA_HASH_BITS);
 
-	hlist_for_each_entry_rcu_notrace(model,
-					 &table[hash_long(ip, FTA_HASH_BITS)],
-					 hnode) {
+	/*
+	 * Callers are in an RCU read-side section by contract; the raw
+	 * accessors keep the lockdep checks of the _rcu iterators off the
+	 * tracing path.
+	 */
+	node = rcu_dereference_raw(hlist_first_rcu(table));
+	for (; node; node = rcu_dereference_raw(hlist_next_rcu(node))) {
+		const struct ftrace_func_model *model =
+			hlist_entry(node, struct ftrace_func_model, hnode);
+
 		if (model->ip == ip)
 			return model;
 	}
 	return NULL;
 }
 EXPORT_SYMBOL_GPL(ftrace_args_model);
-
-static unsigned long fta_arg_word(struct ftrace_regs *fregs,
-				  const struct ftrace_arg_desc *arg,
-				  unsigned int i)
-{
-	unsigned long *stack;
-
-	if (arg->loc == FTRACE_ARG_LOC_REG)
-		return ftrace_regs_get_argument(fregs, arg->slot + i);
-
-	/* Stack arguments start right above the return address. */
-	stack = (unsigned long *)ftrace_regs_get_stack_pointer(fregs);
-	return stack[1 + arg->slot + i];
-}
 
 /**
  * ftrace_args_read - copy the arguments of a function out of ftrace_regs
@@ -124,22 +118,49 @@ static unsigned long fta_arg_word(struct ftrace_regs *fregs,
 unsigned int ftrace_args_read(const struct ftrace_func_model *model,
 			      struct ftrace_regs *fregs, unsigned long *buf)
 {
-	const struct ftrace_arg_desc *arg;
-	unsigned int i;
+	unsigned int w, src, nr = model->nr_words, lin = model->lin_regs;
+	unsigned long *stack;
 
-	if (model->flags & FTRACE_MODEL_UNKNOWN) {
-		for (i = 0; i < FTRACE_ARGS_NR_REGS; i++)
-			buf[i] = ftrace_regs_get_argument(fregs, i);
-		return FTRACE_ARGS_NR_REGS;
+	/* Stack arguments start right above the return address. */
+	stack = (unsigned long *)ftrace_regs_get_stack_pointer(fregs) + 1;
+
+	if (likely(lin != FTRACE_ARGS_NOT_LINEAR)) {
+		/* Constant register numbers: one load per word. */
+		switch (lin) {
+		case 6:
+			buf[5] = ftrace_regs_get_argument(fregs, 5);
+			fallthrough;
+		case 5:
+			buf[4] = ftrace_regs_get_argument(fregs, 4);
+			fallthrough;
+		case 4:
+			buf[3] = ftrace_regs_get_argument(fregs, 3);
+			fallthrough;
+		case 3:
+			buf[2] = ftrace_regs_get_argument(fregs, 2);
+			fallthrough;
+		case 2:
+			buf[1] = ftrace_regs_get_argument(fregs, 1);
+			fallthrough;
+		case 1:
+			buf[0] = ftrace_regs_get_argument(fregs, 0);
+			fallthrough;
+		default:
+			break;
+		}
+		for (w = lin; w < nr; w++)
+			buf[w] = stack[w - lin];
+		return nr;
 	}
 
-	for (i = 0; i < model->nr_args; i++) {
-		arg = &model->args[i];
-		buf[arg->word] = fta_arg_word(fregs, arg, 0);
-		if (arg->size > sizeof(long))
-			buf[arg->word + 1] = fta_arg_word(fregs, arg, 1);
+	for (w = 0; w < nr; w++) {
+		src = model->src[w];
+		if (src < FTRACE_ARGS_NR_REGS)
+			buf[w] = ftrace_regs_get_argument(fregs, src);
+		else
+			buf[w] = stack[src - FTRACE_ARGS_NR_REGS];
 	}
-	return model->nr_words;
+	return nr;
 }
 EXPORT_SYMBOL_GPL(ftrace_args_read);
 
@@ -315,9 +336,25 @@ static int fta_classify(const struct btf *btf, u32 type_id,
 	}
 }
 
+/* Set lin_regs: are the words the registers, then the stack, in order? */
+static void fta_set_linear(struct ftrace_func_model *model)
+{
+	unsigned int w, nreg = 0;
+
+	while (nreg < model->nr_words && nreg < FTRACE_ARGS_NR_REGS &&
+	       model->src[nreg] == nreg)
+		nreg++;
+	model->lin_regs = nreg;
+	for (w = nreg; w < model->nr_words; w++) {
+		if (model->src[w] != FTRACE_ARGS_NR_REGS + w - nreg)
+			model->lin_regs = FTRACE_ARGS_NOT_LINEAR;
+	}
+}
+
 static struct ftrace_func_model *fta_alloc_unknown(unsigned long ip, u8 reason)
 {
 	struct ftrace_func_model *model = kzalloc(sizeof(*model), GFP_KERNEL);
+	unsigned int i;
 
 	if (!model)
 		return NULL;
@@ -325,6 +362,9 @@ static struct ftrace_func_model *fta_alloc_unknown(unsigned long ip, u8 reason)
 	model->flags = FTRACE_MODEL_UNKNOWN;
 	model->reason = reason;
 	model->nr_words = FTRACE_ARGS_NR_REGS;
+	for (i = 0; i < FTRACE_ARGS_NR_REGS; i++)
+		model->src[i] = i;
+	fta_set_linear(model);
 	return model;
 }
 
@@ -334,7 +374,7 @@ static u8 fta_build(struct ftrace_func_model *model, const struct btf *btf,
 {
 	const struct btf_param *params = btf_params(proto);
 	unsigned int i, nr = btf_type_vlen(proto);
-	unsigned int reg = 0, stack = 0, word = 0;
+	unsigned int reg = 0, stack = 0, word = 0, w;
 	int ret;
 
 	ret = fta_classify(btf, proto->type, &model->ret);
@@ -371,10 +411,15 @@ static u8 fta_build(struct ftrace_func_model *model, const struct btf *btf,
 			stack += words;
 		}
 		arg->word = word;
+		for (w = 0; w < words; w++)
+			model->src[word + w] = arg->slot + w +
+				(arg->loc == FTRACE_ARG_LOC_STACK ?
+				 FTRACE_ARGS_NR_REGS : 0);
 		word += words;
 	}
 	model->nr_args = nr;
 	model->nr_words = word;
+	fta_set_linear(model);
 	return FTRACE_MODEL_OK;
 }
 

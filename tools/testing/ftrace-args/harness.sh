@@ -56,7 +56,8 @@ t_modules() {
 }
 
 # Shard 0 boots with the startup selftests (FTRACE_STARTUP_TEST): every
-# tracer's selftest ran at boot, function_args' among them.
+# tracer's selftest ran at boot, function_args' among them, and the batch
+# direct interface's.
 t_startup_selftest() {
 	grep -qw 'ftrace=nop' /proc/cmdline &&
 		{ echo "booted with ftrace=nop: startup selftests disabled"; return 2; }
@@ -64,11 +65,13 @@ t_startup_selftest() {
 		{ echo "a startup selftest failed"; return 1; }
 	dmesg | grep -q 'Testing tracer function_args: PASSED' ||
 		{ echo "no 'Testing tracer function_args: PASSED' in dmesg"; return 1; }
+	dmesg | grep -q 'Testing ftrace direct batch: PASSED' ||
+		{ echo "no 'Testing ftrace direct batch: PASSED' in dmesg"; return 1; }
 }
 
 reset_tracing
 run_test "harness: booted release $release" t_release
-run_test "harness: startup selftests, function_args included" t_startup_selftest
+run_test "harness: startup selftests, function_args and direct batch included" t_startup_selftest
 run_test "harness: tracefs mounted with function tracers" t_tracefs
 run_test "harness: function tracer records vfs_read" t_function_vfs_read
 run_test "harness: host trace-cmd records and reports in the guest" t_trace_cmd

@@ -10,6 +10,9 @@
  *	  futex    futex(&w, FUTEX_WAKE...)  do_futex()          7 arguments
  *	  openat   openat() of a missing     do_sys_openat2()    a user string
  *	           file in /tmp (tmpfs in the guest; the root is 9p, slow)
+ *	  access   faccessat() of the same   do_faccessat()      a user string
+ *	           missing file: no struct file to allocate, so cheaper and
+ *	           steadier than openat
  *   fta-bench toggle TRACER REPS
  *	Write TRACER, then "nop", to current_tracer REPS times and print the
  *	median time of the enable and of the disable write, and the time of
@@ -98,6 +101,11 @@ static void call_openat(void)
 		close(fd);
 }
 
+static void call_access(void)
+{
+	faccessat(AT_FDCWD, "/tmp/fta-bench-no-such-file", F_OK, 0);
+}
+
 static const struct {
 	const char *name;
 	void (*call)(void);
@@ -106,6 +114,7 @@ static const struct {
 	{ "affinity", call_affinity },
 	{ "futex", call_futex },
 	{ "openat", call_openat },
+	{ "access", call_access },
 };
 
 static int cmd_loop(long n, const char *workload)

@@ -66,8 +66,10 @@ rat() { median < "/tmp/pc.$1.r" | xargs printf %.2f; }
 
 reset
 echo "ftrace-args benchmark, kernel $(uname -r), $(nproc) CPUs"
-echo "Absolute numbers come from QEMU TCG (software emulation): they are not"
-echo "real-hardware times.  Compare the ratios, measured side by side in this run."
+echo "Absolute numbers come from QEMU TCG (software emulation) with -icount"
+echo "shift=0: one guest ns is one instruction executed, so they repeat from run"
+echo "to run but are not real-hardware times.  Compare the ratios, measured side"
+echo "by side in this run."
 echo "Medians of $reps repetitions."
 echo
 
@@ -93,9 +95,9 @@ row "  do_futex, 7 arguments (untraced $(base) ns)" "" ""
 f=$(ovh function); a=$(ovh function_args)
 row "    function" "$f" "1.00"
 row "    function_args" "$a" "$(rat function_args)"
-percall openat do_sys_openat2 $((calls / 4)) function function_args \
+percall access do_faccessat "$calls" function function_args \
 	function_args+funcargs-strings
-row "  do_sys_openat2, a user string (untraced $(base) ns)" "" ""
+row "  do_faccessat, a user string (untraced $(base) ns)" "" ""
 f=$(ovh function); a=$(ovh function_args); s=$(ovh function_args+funcargs-strings)
 row "    function" "$f" "1.00"
 row "    function_args, strings off" "$a" "$(rat function_args)"
@@ -123,4 +125,83 @@ for n in 10 100 1000 10000; do
 	row "  N=$n" "$fon" "$aon"
 	row "    function_args vs function; first enable" "$(ratio "$aon" "$fon")x" "$afirst"
 done
+reset
+echo
+
+# --- batch direct interface ------------------------------------------------------
+# The ftrace-direct-batch sample attaches its trampoline to the first N
+# functions that '*' gives, in one batch, or one at a time through
+# register_ftrace_direct() (legacy=1), and measures the attach in the kernel
+# (last_ns).
+P=/sys/module/ftrace_direct_batch/parameters
+sample_attach() {	# N [legacy=1]: prints the attach time in us
+	modprobe ftrace-direct-batch filter='*' count="$1" ${2:-} >&2 || exit 1
+	[ "$(cat $P/attached)" = "$1" ] || { echo "attached $(cat $P/attached), want $1" >&2; exit 1; }
+	echo "$(cat $P/last_ns) / 1000" | bc -l | xargs printf %.0f
+	rmmod ftrace-direct-batch
+}
+row "direct attach time, us (one measurement each)" "batch" "one at a time"
+row "  (ratio: one at a time / batch)" "" ""
+for n in 10 100 1000 10000; do
+	b=$(sample_attach $n)
+	eval "tb$n=$b"
+	# One at a time costs one code update per function to attach and a
+	# tasks-RCU grace period per function to detach: at N=10000 that is
+	# over an hour here, so it is measured up to N=1000.
+	if [ $n -le 1000 ]; then
+		l=$(sample_attach $n legacy=1)
+		row "  N=$n" "$b" "$l"
+		row "    one at a time / batch" "" "$(ratio "$l" "$b")x"
+	else
+		row "  N=$n" "$b" "not measured"
+	fi
+done
+row "  batch t(10000) / t(1000)" "$(ratio "$tb10000" "$tb1000")" ""
+echo
+
+# Per call: a direct trampoline on __do_sys_getppid next to function_args.
+# Through the batch interface the function stays on ftrace_caller (partial
+# save); through register_ftrace_direct() (6.12) the direct ops asks for
+# SAVE_REGS and the function moves to ftrace_regs_caller.
+fn=__do_sys_getppid
+need $fn
+: > /tmp/dc.base
+: > /tmp/dc.r
+for m in args batch legacy; do : > "/tmp/dc.$m"; done
+for _ in $(seq "$reps"); do
+	reset
+	b1=$("$bench" loop "$calls" getppid)
+	for m in args batch legacy; do
+		reset
+		case $m in
+		batch) modprobe ftrace-direct-batch filter=$fn ;;
+		legacy) modprobe ftrace-direct-batch filter=$fn legacy=1 ;;
+		esac
+		echo $fn > $T/set_ftrace_filter
+		echo function_args > $T/current_tracer
+		line=$(grep "^$fn " $T/enabled_functions)
+		case $m in
+		batch) echo "$line" | grep -qE '\) +D' || { echo "batch: not partial: $line" >&2; exit 1; } ;;
+		legacy) echo "$line" | grep -qE '\) R +D' || { echo "legacy: no R: $line" >&2; exit 1; } ;;
+		esac
+		t=$("$bench" loop "$calls" getppid)
+		reset
+		[ $m = args ] || rmmod ftrace-direct-batch
+		echo "$t" > "/tmp/dc.$m.t"
+	done
+	b2=$("$bench" loop "$calls" getppid)
+	echo "($b1 + $b2) / 2" | bc -l >> /tmp/dc.base
+	for m in args batch legacy; do
+		echo "$(cat "/tmp/dc.$m.t") - ($b1 + $b2) / 2" | bc -l >> "/tmp/dc.$m"
+	done
+	echo "($(tail -n 1 /tmp/dc.legacy) - $(tail -n 1 /tmp/dc.args)) / ($(tail -n 1 /tmp/dc.batch) - $(tail -n 1 /tmp/dc.args))" |
+		bc -l >> /tmp/dc.r
+done
+dovh() { median < "/tmp/dc.$1" | xargs printf %.1f; }
+row "per-call overhead with function_args on $fn" "ns/call" ""
+row "  (untraced $(median < /tmp/dc.base | xargs printf %.1f) ns)" "" ""
+row "    function_args alone" "$(dovh args)" ""
+row "    + batch direct trampoline (ftrace_caller)" "$(dovh batch)" ""
+row "    + 6.12 direct trampoline (ftrace_regs_caller)" "$(dovh legacy)" ""
+row "    cost of the direct call: full-regs / partial" "" "$(median < /tmp/dc.r | xargs printf %.2f)x"
 reset

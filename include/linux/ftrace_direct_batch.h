@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Batch interface for direct trampolines: attach, detach and retarget
+ * direct trampolines on many functions in one ftrace update.
+ *
+ * See Documentation/trace/ftrace-direct-batch.rst
+ */
+#ifndef _LINUX_FTRACE_DIRECT_BATCH_H
+#define _LINUX_FTRACE_DIRECT_BATCH_H
+
+#include <linux/types.h>
+#include <linux/err.h>
+
+struct module;
+struct ftrace_direct_batch;
+
+/**
+ * struct ftrace_direct_pair - one function and the trampoline it calls
+ * @ip: the function: its address or its ftrace location
+ * @addr: the direct trampoline that the function's call site calls
+ */
+struct ftrace_direct_pair {
+	unsigned long	ip;
+	unsigned long	addr;
+};
+
+#ifdef CONFIG_FTRACE_DIRECT_BATCH
+struct ftrace_direct_batch *__ftrace_direct_batch_alloc(const char *owner,
+							struct module *mod);
+/**
+ * ftrace_direct_batch_alloc - create an owner of direct trampolines
+ * @owner: the name that direct_functions shows for its attachments
+ *
+ * Return: the batch, or an ERR_PTR().
+ */
+#define ftrace_direct_batch_alloc(owner)	\
+	__ftrace_direct_batch_alloc(owner, THIS_MODULE)
+void ftrace_direct_batch_free(struct ftrace_direct_batch *batch);
+int ftrace_direct_batch_add(struct ftrace_direct_batch *batch,
+			    const struct ftrace_direct_pair *pairs,
+			    unsigned int cnt);
+int ftrace_direct_batch_remove(struct ftrace_direct_batch *batch,
+			       const unsigned long *ips, unsigned int cnt);
+int ftrace_direct_batch_retarget(struct ftrace_direct_batch *batch,
+				 const struct ftrace_direct_pair *pairs,
+				 unsigned int cnt);
+unsigned int ftrace_direct_batch_count(struct ftrace_direct_batch *batch);
+unsigned long ftrace_direct_batch_get(struct ftrace_direct_batch *batch,
+				      unsigned long ip);
+int ftrace_direct_batch_lookup(const char *filter, unsigned long *ips,
+			       unsigned int max);
+#else
+static inline struct ftrace_direct_batch *
+ftrace_direct_batch_alloc(const char *owner)
+{
+	return ERR_PTR(-EOPNOTSUPP);
+}
+
+static inline void ftrace_direct_batch_free(struct ftrace_direct_batch *batch)
+{
+}
+
+static inline int ftrace_direct_batch_add(struct ftrace_direct_batch *batch,
+					  const struct ftrace_direct_pair *pairs,
+					  unsigned int cnt)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline int ftrace_direct_batch_remove(struct ftrace_direct_batch *batch,
+					     const unsigned long *ips,
+					     unsigned int cnt)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline int
+ftrace_direct_batch_retarget(struct ftrace_direct_batch *batch,
+			     const struct ftrace_direct_pair *pairs,
+			     unsigned int cnt)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline unsigned int
+ftrace_direct_batch_count(struct ftrace_direct_batch *batch)
+{
+	return 0;
+}
+
+static inline unsigned long
+ftrace_direct_batch_get(struct ftrace_direct_batch *batch, unsigned long ip)
+{
+	return 0;
+}
+
+static inline int ftrace_direct_batch_lookup(const char *filter,
+					     unsigned long *ips,
+					     unsigned int max)
+{
+	return -EOPNOTSUPP;
+}
+#endif
+
+#endif /* _LINUX_FTRACE_DIRECT_BATCH_H */

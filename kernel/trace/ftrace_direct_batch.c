@@ -1,0 +1,895 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Batch interface for direct trampolines
+ *
+ * A batch is one owner of direct trampolines: a module, a tracer, a BPF
+ * link.  It attaches, detaches and retargets trampolines on any number of
+ * functions in one ftrace code update, and each function may call a
+ * different trampoline.
+ *
+ * Each batch is one ftrace_ops with FTRACE_OPS_FL_DIRECT; its filter hash
+ * holds its functions.  The trampoline of each function is in ftrace's
+ * direct_functions hash, which the core already uses to patch a call site
+ * that only a direct ops uses.  When a function is shared with other ops,
+ * the batch's callback looks the trampoline up per function and asks the
+ * caller to jump to it.  The ops does not ask for pt_regs: on x86 a shared
+ * function stays on ftrace_caller unless another of its ops needs the full
+ * pt_regs.
+ *
+ * See Documentation/trace/ftrace-direct-batch.rst
+ */
+#include <linux/ftrace_direct_batch.h>
+#include <linux/ftrace.h>
+#include <linux/kallsyms.h>
+#include <linux/module.h>
+#include <linux/seq_file.h>
+#include <linux/filter.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+#include <linux/ctype.h>
+#include <linux/security.h>
+
+#include "trace.h"
+#include "ftrace_internal.h"
+
+/* Largest owner name, with its NUL */
+#define FDB_OWNER_MAX	64
+
+struct ftrace_direct_batch {
+	struct ftrace_ops	ops;
+	/* in fdb_list, under direct_mutex */
+	struct list_head	list;
+	struct module		*mod;
+	char			owner[FDB_OWNER_MAX];
+};
+
+static LIST_HEAD(fdb_list);
+
+static void fdb_call(unsigned long ip, unsigned long parent_ip,
+		     struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	unsigned long addr = ftrace_find_rec_direct(ip);
+
+	if (addr)
+		arch_ftrace_set_direct_caller(fregs, addr);
+}
+
+/* The batch's functions; the ops is registered exactly while it has some */
+static struct ftrace_hash *fdb_hash(struct ftrace_direct_batch *batch)
+{
+	if (!(batch->ops.flags & FTRACE_OPS_FL_ENABLED))
+		return NULL;
+	return batch->ops.func_hash->filter_hash;
+}
+
+static bool fdb_has(struct ftrace_direct_batch *batch, unsigned long ip)
+{
+	struct ftrace_hash *hash = fdb_hash(batch);
+
+	return hash && ftrace_lookup_ip(hash, ip);
+}
+
+/* A hash with room for @count entries */
+static struct ftrace_hash *fdb_alloc_hash(unsigned int count)
+{
+	return alloc_ftrace_hash(min(fls(count), 12));
+}
+
+/*
+ * Resolve @ip to its ftrace location: -ENOENT for no function at all,
+ * -ENODEV for a function ftrace cannot trace (notrace, or an excluded
+ * section).
+ */
+static int fdb_location(unsigned long *ip)
+{
+	unsigned long size, offset, loc;
+
+	loc = ftrace_location(*ip);
+	if (loc) {
+		*ip = loc;
+		return 0;
+	}
+	if (!kallsyms_lookup_size_offset(*ip, &size, &offset))
+		return -ENOENT;
+	return -ENODEV;
+}
+
+/*
+ * Build the request hash (ip -> addr) from @cnt functions, checking each
+ * one.  @ips is the caller's array, @pairs gives the trampolines (NULL for
+ * a detach).  With @mine, every function must belong to @batch already;
+ * without it, none may have a direct trampoline yet.
+ */
+static int fdb_request(struct ftrace_direct_batch *batch,
+		       const struct ftrace_direct_pair *pairs,
+		       const unsigned long *ips, unsigned int cnt, bool mine,
+		       struct ftrace_hash **reqp)
+{
+	struct ftrace_func_entry *entry;
+	struct ftrace_hash *req;
+	unsigned long ip, addr;
+	unsigned int i;
+	int err;
+
+	if (!cnt)
+		return -EINVAL;
+	req = fdb_alloc_hash(cnt);
+	if (!req)
+		return -ENOMEM;
+
+	for (i = 0; i < cnt; i++) {
+		ip = pairs ? pairs[i].ip : ips[i];
+		addr = pairs ? pairs[i].addr : 0;
+		err = -EINVAL;
+		if (pairs && !addr)
+			goto fail;
+		err = fdb_location(&ip);
+		if (err)
+			goto fail;
+		err = -EINVAL;
+		if (ftrace_lookup_ip(req, ip))
+			goto fail;
+		if (mine) {
+			err = -ENOENT;
+			if (!fdb_has(batch, ip))
+				goto fail;
+		} else if (ftrace_find_rec_direct(ip)) {
+			err = fdb_has(batch, ip) ? -EEXIST : -EBUSY;
+			goto fail;
+		}
+		err = -ENOMEM;
+		entry = add_hash_entry(req, ip);
+		if (!entry)
+			goto fail;
+		entry->direct = addr;
+	}
+	*reqp = req;
+	return 0;
+fail:
+	free_ftrace_hash(req);
+	return err;
+}
+
+enum fdb_op { FDB_ADD, FDB_REMOVE, FDB_RETARGET };
+
+/* A new direct_functions hash: the current one changed by @req */
+static struct ftrace_hash *fdb_direct_build(struct ftrace_hash *req,
+					    enum fdb_op op)
+{
+	struct ftrace_hash *cur = ftrace_direct_functions();
+	struct ftrace_func_entry *entry, *r, *new;
+	struct ftrace_hash *hash;
+	unsigned int i;
+
+	hash = fdb_alloc_hash(cur->count + (op == FDB_ADD ? req->count : 0));
+	if (!hash)
+		return NULL;
+
+	for (i = 0; i < BIT(cur->size_bits); i++) {
+		hlist_for_each_entry(entry, &cur->buckets[i], hlist) {
+			r = ftrace_lookup_ip(req, entry->ip);
+			if (r && op == FDB_REMOVE)
+				continue;
+			new = add_hash_entry(hash, entry->ip);
+			if (!new)
+				goto fail;
+			new->direct = r && op == FDB_RETARGET ? r->direct : entry->direct;
+		}
+	}
+	if (op != FDB_ADD)
+		return hash;
+
+	for (i = 0; i < BIT(req->size_bits); i++) {
+		hlist_for_each_entry(entry, &req->buckets[i], hlist) {
+			new = add_hash_entry(hash, entry->ip);
+			if (!new)
+				goto fail;
+			new->direct = entry->direct;
+		}
+	}
+	return hash;
+fail:
+	free_ftrace_hash(hash);
+	return NULL;
+}
+
+/* The ips of @hash, as an array for ftrace_set_filter_ips() */
+static unsigned long *fdb_ips(struct ftrace_hash *hash)
+{
+	struct ftrace_func_entry *entry;
+	unsigned long *ips;
+	unsigned int i, n = 0;
+
+	ips = kvmalloc_array(hash->count, sizeof(*ips), GFP_KERNEL);
+	if (!ips)
+		return NULL;
+	for (i = 0; i < BIT(hash->size_bits); i++) {
+		hlist_for_each_entry(entry, &hash->buckets[i], hlist)
+			ips[n++] = entry->ip;
+	}
+	return ips;
+}
+
+static int fdb_add_locked(struct ftrace_direct_batch *batch,
+			  struct ftrace_hash *req)
+{
+	struct ftrace_hash *direct, *old;
+	unsigned long *ips;
+	int err = -ENOMEM;
+
+	ips = fdb_ips(req);
+	direct = fdb_direct_build(req, FDB_ADD);
+	if (!ips || !direct)
+		goto out;
+
+	/* The trampolines must be known before any call site can use them. */
+	old = ftrace_direct_functions_swap(direct);
+
+	/* One code update: a registered ops moves its hash in one go. */
+	err = ftrace_set_filter_ips(&batch->ops, ips, req->count, 0, 0);
+	if (!err && !(batch->ops.flags & FTRACE_OPS_FL_ENABLED)) {
+		err = register_ftrace_function_nolock(&batch->ops);
+		if (err)
+			ftrace_set_filter_ips(&batch->ops, NULL, 0, 0, 1);
+	}
+	if (err) {
+		ftrace_direct_functions_swap(old);
+		old = direct;
+	}
+	direct = NULL;
+	ftrace_direct_functions_free(old);
+out:
+	free_ftrace_hash(direct);
+	kvfree(ips);
+	return err;
+}
+
+static int fdb_remove_locked(struct ftrace_direct_batch *batch,
+			     struct ftrace_hash *req)
+{
+	struct ftrace_hash *direct;
+	unsigned long *ips = NULL;
+	int err = -ENOMEM;
+
+	direct = fdb_direct_build(req, FDB_REMOVE);
+	if (!direct)
+		return -ENOMEM;
+
+	if (req->count == fdb_hash(batch)->count) {
+		/* The last functions: unregistering waits for the callers. */
+		err = unregister_ftrace_function(&batch->ops);
+		if (!err)
+			ftrace_set_filter_ips(&batch->ops, NULL, 0, 0, 1);
+	} else {
+		ips = fdb_ips(req);
+		if (ips)
+			err = ftrace_set_filter_ips(&batch->ops, ips,
+						    req->count, 1, 0);
+		/* Nothing calls the old trampolines once this returns. */
+		if (!err)
+			synchronize_rcu_tasks();
+	}
+	kvfree(ips);
+	if (err) {
+		free_ftrace_hash(direct);
+		return err;
+	}
+	ftrace_direct_functions_free(ftrace_direct_functions_swap(direct));
+	return 0;
+}
+
+static int fdb_retarget_locked(struct ftrace_direct_batch *batch,
+			       struct ftrace_hash *req)
+{
+	struct ftrace_hash *direct;
+	struct ftrace_ops *tmp;
+	unsigned long *ips;
+	int err = -ENOMEM;
+
+	tmp = kzalloc(sizeof(*tmp), GFP_KERNEL);
+	ips = fdb_ips(req);
+	direct = fdb_direct_build(req, FDB_RETARGET);
+	if (!tmp || !ips || !direct)
+		goto out;
+
+	/*
+	 * A stub ops on the same functions sends their call sites through
+	 * ftrace_caller and the batch's callback, which reads the trampoline
+	 * of each call from direct_functions.  Swap the hash meanwhile; taking
+	 * the stub away patches the sites with the new trampolines.
+	 */
+	tmp->func = ftrace_stub;
+	tmp->flags = FTRACE_OPS_FL_STUB;
+	err = ftrace_set_filter_ips(tmp, ips, req->count, 0, 0);
+	if (!err)
+		err = register_ftrace_function_nolock(tmp);
+	if (err) {
+		ftrace_free_filter(tmp);
+		goto out;
+	}
+	ftrace_direct_functions_free(ftrace_direct_functions_swap(direct));
+	direct = NULL;
+	/* Unregistering a dynamic ops waits for the old trampolines' callers. */
+	unregister_ftrace_function(tmp);
+	ftrace_free_filter(tmp);
+out:
+	free_ftrace_hash(direct);
+	kvfree(ips);
+	kfree(tmp);
+	return err;
+}
+
+/**
+ * __ftrace_direct_batch_alloc - create an owner of direct trampolines
+ * @owner: a name for direct_functions: printable, no white space, at most
+ *	63 characters
+ * @mod: the module that owns the batch (THIS_MODULE)
+ *
+ * Use the ftrace_direct_batch_alloc() wrapper.  If @mod goes away while
+ * the batch still has functions, they are detached with a warning.
+ *
+ * Context: process context.
+ * Return: the new, empty batch, or ERR_PTR(-EINVAL) for a bad name,
+ * ERR_PTR(-ENOMEM).
+ */
+struct ftrace_direct_batch *__ftrace_direct_batch_alloc(const char *owner,
+							struct module *mod)
+{
+	struct ftrace_direct_batch *batch;
+	const char *c;
+
+	if (!owner || !*owner || strlen(owner) >= FDB_OWNER_MAX)
+		return ERR_PTR(-EINVAL);
+	for (c = owner; *c; c++) {
+		if (!isgraph(*c))
+			return ERR_PTR(-EINVAL);
+	}
+
+	batch = kzalloc(sizeof(*batch), GFP_KERNEL);
+	if (!batch)
+		return ERR_PTR(-ENOMEM);
+	strscpy(batch->owner, owner, sizeof(batch->owner));
+	batch->mod = mod;
+	batch->ops.func = fdb_call;
+	batch->ops.flags = FTRACE_OPS_FL_DIRECT | FTRACE_OPS_FL_RECURSION;
+	/* ftrace_caller serves it when shared; never build an ops trampoline */
+	batch->ops.trampoline = FTRACE_ADDR;
+	batch->ops.private = batch;
+
+	mutex_lock(&direct_mutex);
+	list_add_tail(&batch->list, &fdb_list);
+	mutex_unlock(&direct_mutex);
+	return batch;
+}
+EXPORT_SYMBOL_GPL(__ftrace_direct_batch_alloc);
+
+/**
+ * ftrace_direct_batch_free - detach everything and free a batch
+ * @batch: from ftrace_direct_batch_alloc(); NULL and error pointers are
+ *	ignored
+ *
+ * When this returns, no task runs or will enter any of the batch's
+ * trampolines, so their memory may be freed.
+ *
+ * Context: process context; sleeps.
+ */
+void ftrace_direct_batch_free(struct ftrace_direct_batch *batch)
+{
+	struct ftrace_hash *hash;
+
+	if (IS_ERR_OR_NULL(batch))
+		return;
+
+	mutex_lock(&direct_mutex);
+	hash = fdb_hash(batch);
+	if (hash)
+		WARN_ON(fdb_remove_locked(batch, hash));
+	list_del(&batch->list);
+	mutex_unlock(&direct_mutex);
+
+	ftrace_free_filter(&batch->ops);
+	kfree(batch);
+}
+EXPORT_SYMBOL_GPL(ftrace_direct_batch_free);
+
+/**
+ * ftrace_direct_batch_add - attach direct trampolines to functions
+ * @batch: the owner
+ * @pairs: the functions and the trampoline each one calls; a function is
+ *	named by its address or its ftrace location
+ * @cnt: number of @pairs
+ *
+ * Attaches every pair or none, in one ftrace code update whatever @cnt
+ * is.  A trampoline is entered as the function's call site would enter
+ * it, with the function's arguments in their registers and the return
+ * address into the function on the stack; it must be able to run there,
+ * like the ones in samples/ftrace/.
+ *
+ * Context: process context; sleeps.
+ * Return: 0 on success, or
+ *  -EINVAL  @cnt is 0, a trampoline is 0, or a function appears twice;
+ *  -ENOENT  an address that is no function;
+ *  -ENODEV  a function that ftrace cannot trace (notrace);
+ *  -EEXIST  a function that is in @batch already;
+ *  -EBUSY   a function with a direct trampoline of another owner, or one
+ *           that an IPMODIFY ops (livepatch) uses;
+ *  -ENOMEM.
+ * On error nothing changed.
+ */
+int ftrace_direct_batch_add(struct ftrace_direct_batch *batch,
+			    const struct ftrace_direct_pair *pairs,
+			    unsigned int cnt)
+{
+	struct ftrace_hash *req;
+	int err;
+
+	mutex_lock(&direct_mutex);
+	err = fdb_request(batch, pairs, NULL, cnt, false, &req);
+	if (!err) {
+		err = fdb_add_locked(batch, req);
+		free_ftrace_hash(req);
+	}
+	mutex_unlock(&direct_mutex);
+	return err;
+}
+EXPORT_SYMBOL_GPL(ftrace_direct_batch_add);
+
+/**
+ * ftrace_direct_batch_remove - detach direct trampolines from functions
+ * @batch: the owner
+ * @ips: functions of @batch, by address or ftrace location
+ * @cnt: number of @ips
+ *
+ * Detaches all of @ips or none, in one ftrace code update.  When it
+ * returns, no task runs or will enter the detached trampolines.
+ *
+ * Context: process context; sleeps.
+ * Return: 0 on success, -EINVAL for an empty or repeated list, -ENOENT
+ * for a function that is not in @batch, -ENODEV for an untraceable one,
+ * -ENOMEM.  On error nothing changed.
+ */
+int ftrace_direct_batch_remove(struct ftrace_direct_batch *batch,
+			       const unsigned long *ips, unsigned int cnt)
+{
+	struct ftrace_hash *req;
+	int err;
+
+	mutex_lock(&direct_mutex);
+	err = fdb_request(batch, NULL, ips, cnt, true, &req);
+	if (!err) {
+		err = fdb_remove_locked(batch, req);
+		free_ftrace_hash(req);
+	}
+	mutex_unlock(&direct_mutex);
+	return err;
+}
+EXPORT_SYMBOL_GPL(ftrace_direct_batch_remove);
+
+/**
+ * ftrace_direct_batch_retarget - send functions to other trampolines
+ * @batch: the owner
+ * @pairs: functions of @batch and their new trampolines
+ * @cnt: number of @pairs
+ *
+ * Retargets all of @pairs or none.  While it runs, the functions keep
+ * calling a trampoline, the old one or the new one; none is skipped.  It
+ * takes two code updates whatever @cnt is: the call sites go through
+ * ftrace_caller while the trampolines change.  When it returns, no task
+ * runs or will enter the old trampolines.
+ *
+ * Context: process context; sleeps.
+ * Return: as ftrace_direct_batch_remove(), and -EINVAL for a trampoline 0.
+ */
+int ftrace_direct_batch_retarget(struct ftrace_direct_batch *batch,
+				 const struct ftrace_direct_pair *pairs,
+				 unsigned int cnt)
+{
+	struct ftrace_hash *req;
+	int err;
+
+	mutex_lock(&direct_mutex);
+	err = fdb_request(batch, pairs, NULL, cnt, true, &req);
+	if (!err) {
+		err = fdb_retarget_locked(batch, req);
+		free_ftrace_hash(req);
+	}
+	mutex_unlock(&direct_mutex);
+	return err;
+}
+EXPORT_SYMBOL_GPL(ftrace_direct_batch_retarget);
+
+/**
+ * ftrace_direct_batch_count - number of functions a batch has attached
+ * @batch: the owner
+ *
+ * Return: the number of functions.
+ */
+unsigned int ftrace_direct_batch_count(struct ftrace_direct_batch *batch)
+{
+	struct ftrace_hash *hash;
+	unsigned int n;
+
+	mutex_lock(&direct_mutex);
+	hash = fdb_hash(batch);
+	n = hash ? hash->count : 0;
+	mutex_unlock(&direct_mutex);
+	return n;
+}
+EXPORT_SYMBOL_GPL(ftrace_direct_batch_count);
+
+/**
+ * ftrace_direct_batch_get - the trampoline a function of a batch calls
+ * @batch: the owner
+ * @ip: the function, by address or ftrace location
+ *
+ * Return: the trampoline, or 0 when @ip is not a function of @batch.
+ */
+unsigned long ftrace_direct_batch_get(struct ftrace_direct_batch *batch,
+				      unsigned long ip)
+{
+	unsigned long addr = 0;
+
+	mutex_lock(&direct_mutex);
+	if (!fdb_location(&ip) && fdb_has(batch, ip))
+		addr = ftrace_find_rec_direct(ip);
+	mutex_unlock(&direct_mutex);
+	return addr;
+}
+EXPORT_SYMBOL_GPL(ftrace_direct_batch_get);
+
+/**
+ * ftrace_direct_batch_lookup - find the traceable functions of a filter
+ * @filter: what set_ftrace_filter accepts: a name, a glob, "func:mod:name"
+ *	or ":mod:name"
+ * @ips: receives up to @max ftrace locations, in no particular order
+ * @max: room in @ips
+ *
+ * Context: process context; sleeps.
+ * Return: the number of functions that match, which may be more than
+ * @max; -EINVAL when the filter matches nothing or does not parse;
+ * -ENOMEM.
+ */
+int ftrace_direct_batch_lookup(const char *filter, unsigned long *ips,
+			       unsigned int max)
+{
+	struct ftrace_func_entry *entry;
+	struct ftrace_ops *ops;
+	struct ftrace_hash *hash;
+	unsigned int i, n = 0;
+	char *buf;
+	int err;
+
+	ops = kzalloc(sizeof(*ops), GFP_KERNEL);
+	buf = kstrdup(filter, GFP_KERNEL);
+	err = -ENOMEM;
+	if (!ops || !buf)
+		goto out;
+
+	/* An ops that is never registered: its filter hash is the answer. */
+	err = ftrace_set_filter(ops, buf, strlen(buf), 1);
+	if (!err) {
+		hash = ops->func_hash->filter_hash;
+		if (hash) {
+			for (i = 0; i < BIT(hash->size_bits); i++) {
+				hlist_for_each_entry(entry, &hash->buckets[i], hlist) {
+					if (n < max)
+						ips[n] = entry->ip;
+					n++;
+				}
+			}
+		}
+		err = n;
+	}
+	ftrace_free_filter(ops);
+out:
+	kfree(buf);
+	kfree(ops);
+	return err;
+}
+EXPORT_SYMBOL_GPL(ftrace_direct_batch_lookup);
+
+/*
+ * A module going away takes its functions and trampolines with it: detach
+ * every batch function in it or calling into it.  A module that frees its
+ * batch in its exit function never gets here with work to do.
+ */
+static int fdb_module_notify(struct notifier_block *nb, unsigned long state,
+			     void *data)
+{
+	struct ftrace_func_entry *entry, *new;
+	struct ftrace_direct_batch *batch;
+	struct ftrace_hash *hash, *req;
+	struct module *mod = data;
+	unsigned long addr;
+	unsigned int i;
+
+	if (state != MODULE_STATE_GOING)
+		return NOTIFY_DONE;
+
+	mutex_lock(&direct_mutex);
+	list_for_each_entry(batch, &fdb_list, list) {
+		hash = fdb_hash(batch);
+		if (!hash)
+			continue;
+		req = fdb_alloc_hash(hash->count);
+		if (!req)
+			continue;
+		for (i = 0; i < BIT(hash->size_bits); i++) {
+			hlist_for_each_entry(entry, &hash->buckets[i], hlist) {
+				addr = ftrace_find_rec_direct(entry->ip);
+				if (batch->mod != mod && !within_module(entry->ip, mod) &&
+				    !within_module(addr, mod))
+					continue;
+				new = add_hash_entry(req, entry->ip);
+				if (new)
+					new->direct = addr;
+			}
+		}
+		if (req->count) {
+			if (batch->mod == mod)
+				pr_warn("ftrace: module %s unloads with %lu direct calls of %s attached; detaching\n",
+					mod->name, req->count, batch->owner);
+			WARN_ON(fdb_remove_locked(batch, req));
+		}
+		free_ftrace_hash(req);
+	}
+	mutex_unlock(&direct_mutex);
+	return NOTIFY_OK;
+}
+
+static struct notifier_block fdb_module_nb = {
+	.notifier_call = fdb_module_notify,
+	/* before the owners' own notifiers free anything */
+	.priority = INT_MAX,
+};
+
+/* ---- tracefs: direct_functions ------------------------------------------- */
+
+struct fdb_line {
+	unsigned long	ip;
+	unsigned long	addr;
+	char		owner[FDB_OWNER_MAX + 8];
+};
+
+static int fdb_line_cmp(const void *a, const void *b)
+{
+	const struct fdb_line *x = a, *y = b;
+
+	return x->ip < y->ip ? -1 : x->ip > y->ip;
+}
+
+/* Who attached @addr at @ip: a batch, a BPF trampoline, a module. */
+static void fdb_owner(struct fdb_line *line)
+{
+	struct ftrace_direct_batch *batch;
+	struct module *mod;
+
+	list_for_each_entry(batch, &fdb_list, list) {
+		if (fdb_has(batch, line->ip)) {
+			strscpy(line->owner, batch->owner, sizeof(line->owner));
+			return;
+		}
+	}
+	if (is_bpf_text_address(line->addr)) {
+		strscpy(line->owner, "bpf", sizeof(line->owner));
+		return;
+	}
+	preempt_disable();
+	mod = __module_text_address(line->addr);
+	if (mod)
+		snprintf(line->owner, sizeof(line->owner), "module:%s",
+			 mod->name);
+	else
+		strscpy(line->owner, "kernel", sizeof(line->owner));
+	preempt_enable();
+}
+
+static int fdb_show(struct seq_file *m, void *v)
+{
+	struct ftrace_func_entry *entry;
+	struct fdb_line *lines;
+	struct ftrace_hash *hash;
+	unsigned int i, n = 0;
+
+	mutex_lock(&direct_mutex);
+	hash = ftrace_direct_functions();
+	lines = kvcalloc(hash->count ?: 1, sizeof(*lines), GFP_KERNEL);
+	if (!lines) {
+		mutex_unlock(&direct_mutex);
+		return -ENOMEM;
+	}
+	for (i = 0; i < BIT(hash->size_bits); i++) {
+		hlist_for_each_entry(entry, &hash->buckets[i], hlist) {
+			lines[n].ip = entry->ip;
+			lines[n].addr = entry->direct;
+			fdb_owner(&lines[n]);
+			n++;
+		}
+	}
+	mutex_unlock(&direct_mutex);
+
+	sort(lines, n, sizeof(*lines), fdb_line_cmp, NULL);
+	for (i = 0; i < n; i++)
+		seq_printf(m, "%ps %pS owner=%s\n", (void *)lines[i].ip,
+			   (void *)lines[i].addr, lines[i].owner);
+	kvfree(lines);
+	return 0;
+}
+
+static int fdb_open(struct inode *inode, struct file *file)
+{
+	int ret;
+
+	ret = security_locked_down(LOCKDOWN_TRACEFS);
+	if (ret)
+		return ret;
+	return single_open(file, fdb_show, NULL);
+}
+
+static const struct file_operations fdb_fops = {
+	.open		= fdb_open,
+	.read		= seq_read,
+	.llseek		= seq_lseek,
+	.release	= single_release,
+};
+
+static __init int ftrace_direct_batch_init(void)
+{
+	int ret;
+
+	ret = register_module_notifier(&fdb_module_nb);
+	if (ret)
+		return ret;
+	if (tracing_init_dentry())
+		return 0;
+	trace_create_file("direct_functions", TRACE_MODE_READ, NULL, NULL,
+			  &fdb_fops);
+	return 0;
+}
+fs_initcall(ftrace_direct_batch_init);
+
+#ifdef CONFIG_FTRACE_STARTUP_TEST
+/*
+ * Boot-time selftest of the error paths, which tracefs cannot reach: every
+ * failing call must leave nothing attached.
+ */
+static void fdb_selftest_ipmodify_func(unsigned long ip,
+				       unsigned long parent_ip,
+				       struct ftrace_ops *op,
+				       struct ftrace_regs *fregs)
+{
+}
+
+static struct ftrace_ops fdb_selftest_ipmodify_ops = {
+	.func	= fdb_selftest_ipmodify_func,
+	.flags	= FTRACE_OPS_FL_IPMODIFY | FTRACE_OPS_FL_SAVE_REGS |
+		  FTRACE_OPS_FL_RECURSION,
+};
+
+/* Report the source line of a failed check */
+static bool __init fdb_ok(bool cond, int line)
+{
+	if (!cond)
+		pr_err("ftrace direct batch selftest: check at %s:%d failed\n",
+		       __FILE__, line);
+	return cond;
+}
+
+static int __init fdb_selftest(void)
+{
+	unsigned long f1 = (unsigned long)DYN_FTRACE_TEST_NAME;
+	unsigned long f2 = (unsigned long)DYN_FTRACE_TEST_NAME2;
+	unsigned long tramp = (unsigned long)ftrace_stub_direct_tramp;
+	struct ftrace_direct_batch *a = NULL, *b = NULL;
+	struct ftrace_direct_pair p[2];
+	bool ipmodify = false;
+	int ret, ok = 0;
+
+	if (tracing_selftest_disabled)
+		return 0;
+
+	a = ftrace_direct_batch_alloc("selftest-a");
+	b = ftrace_direct_batch_alloc("selftest-b");
+	if (!fdb_ok(!IS_ERR(a) && !IS_ERR(b), __LINE__))
+		goto out;
+	if (!fdb_ok(IS_ERR(ftrace_direct_batch_alloc("two words")), __LINE__))
+		goto out;
+
+	/* Bad pairs, each next to a good one: nothing may stay attached. */
+	p[0] = (struct ftrace_direct_pair){ f1, tramp };
+	p[1] = (struct ftrace_direct_pair){ 0x10, tramp };
+	if (!fdb_ok(ftrace_direct_batch_add(a, p, 2) == -ENOENT, __LINE__))
+		goto out;
+	p[1].ip = (unsigned long)ftrace_direct_batch_count;	/* notrace */
+	if (!fdb_ok(ftrace_direct_batch_add(a, p, 2) == -ENODEV, __LINE__))
+		goto out;
+	p[1] = (struct ftrace_direct_pair){ f1, tramp };
+	if (!fdb_ok(ftrace_direct_batch_add(a, p, 2) == -EINVAL, __LINE__))
+		goto out;
+	p[1] = (struct ftrace_direct_pair){ f2, 0 };
+	if (!fdb_ok(ftrace_direct_batch_add(a, p, 2) == -EINVAL, __LINE__))
+		goto out;
+	if (!fdb_ok(ftrace_direct_batch_add(a, p, 0) == -EINVAL, __LINE__))
+		goto out;
+	if (!fdb_ok(!ftrace_direct_batch_count(a) && !ftrace_find_rec_direct(f1),
+		    __LINE__))
+		goto out;
+
+	/* An IPMODIFY user (livepatch) excludes direct calls, both ways. */
+	ret = ftrace_set_filter_ip(&fdb_selftest_ipmodify_ops, f2, 0, 0);
+	if (!fdb_ok(!ret, __LINE__))
+		goto out;
+	ret = register_ftrace_function(&fdb_selftest_ipmodify_ops);
+	if (!fdb_ok(!ret, __LINE__))
+		goto out;
+	ipmodify = true;
+	p[1] = (struct ftrace_direct_pair){ f2, tramp };
+	if (!fdb_ok(ftrace_direct_batch_add(a, p, 2) == -EBUSY, __LINE__))
+		goto out;
+	if (!fdb_ok(!ftrace_direct_batch_count(a) && !ftrace_find_rec_direct(f1),
+		    __LINE__))
+		goto out;
+	unregister_ftrace_function(&fdb_selftest_ipmodify_ops);
+	ipmodify = false;
+
+	/* Attach both, in one call, and run them. */
+	if (!fdb_ok(!ftrace_direct_batch_add(a, p, 2), __LINE__))
+		goto out;
+	if (!fdb_ok(ftrace_direct_batch_count(a) == 2, __LINE__))
+		goto out;
+	if (!fdb_ok(ftrace_direct_batch_get(a, f1) == tramp, __LINE__))
+		goto out;
+	if (!fdb_ok(!ftrace_direct_batch_get(b, f1), __LINE__))
+		goto out;
+	DYN_FTRACE_TEST_NAME();
+	DYN_FTRACE_TEST_NAME2();
+
+	ret = register_ftrace_function(&fdb_selftest_ipmodify_ops);
+	if (!ret)
+		ipmodify = true;
+	if (!fdb_ok(ret == -EBUSY, __LINE__))
+		goto out;
+
+	/* One owner per function */
+	if (!fdb_ok(ftrace_direct_batch_add(a, p, 1) == -EEXIST, __LINE__))
+		goto out;
+	if (!fdb_ok(ftrace_direct_batch_add(b, p, 1) == -EBUSY, __LINE__))
+		goto out;
+	if (!fdb_ok(ftrace_direct_batch_remove(b, &f1, 1) == -ENOENT, __LINE__))
+		goto out;
+	if (!fdb_ok(ftrace_direct_batch_retarget(b, p, 1) == -ENOENT, __LINE__))
+		goto out;
+
+	if (!fdb_ok(!ftrace_direct_batch_retarget(a, p, 2), __LINE__))
+		goto out;
+	if (!fdb_ok(ftrace_direct_batch_get(a, f2) == tramp, __LINE__))
+		goto out;
+	if (!fdb_ok(!ftrace_direct_batch_remove(a, &f1, 1), __LINE__))
+		goto out;
+	if (!fdb_ok(!ftrace_find_rec_direct(f1) && ftrace_direct_batch_count(a) == 1,
+		    __LINE__))
+		goto out;
+	DYN_FTRACE_TEST_NAME();
+	DYN_FTRACE_TEST_NAME2();
+
+	/* Freeing detaches the rest; another owner may then attach. */
+	ftrace_direct_batch_free(a);
+	a = NULL;
+	if (!fdb_ok(!ftrace_find_rec_direct(f2), __LINE__))
+		goto out;
+	if (!fdb_ok(!ftrace_direct_batch_add(b, p, 2), __LINE__))
+		goto out;
+	ok = 1;
+out:
+	if (ipmodify)
+		unregister_ftrace_function(&fdb_selftest_ipmodify_ops);
+	ftrace_free_filter(&fdb_selftest_ipmodify_ops);
+	if (!IS_ERR_OR_NULL(a))
+		ftrace_direct_batch_free(a);
+	if (!IS_ERR_OR_NULL(b))
+		ftrace_direct_batch_free(b);
+	pr_info("Testing ftrace direct batch: %s\n", ok ? "PASSED" : "FAILED");
+	return 0;
+}
+late_initcall(fdb_selftest);
+#endif
