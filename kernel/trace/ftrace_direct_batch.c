@@ -48,8 +48,11 @@ static LIST_HEAD(fdb_list);
 static void fdb_call(unsigned long ip, unsigned long parent_ip,
 		     struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
-	unsigned long addr = ftrace_find_rec_direct(ip);
+	/* The batch's one trampoline, if all its functions share one */
+	unsigned long addr = READ_ONCE(op->direct_call);
 
+	if (!addr)
+		addr = ftrace_find_rec_direct(ip);
 	if (addr)
 		arch_ftrace_set_direct_caller(fregs, addr);
 }
@@ -67,6 +70,34 @@ static bool fdb_has(struct ftrace_direct_batch *batch, unsigned long ip)
 	struct ftrace_hash *hash = fdb_hash(batch);
 
 	return hash && ftrace_lookup_ip(hash, ip);
+}
+
+/*
+ * ops->direct_call is the trampoline of every function of the batch when
+ * they all share one, else 0: the callback then looks the function up.  It
+ * is 0 while anything changes, and set again once the change is done.
+ */
+static void fdb_set_common(struct ftrace_direct_batch *batch)
+{
+	struct ftrace_hash *hash = fdb_hash(batch);
+	struct ftrace_func_entry *entry;
+	unsigned long addr, common = 0;
+	unsigned int i;
+
+	if (!hash)
+		goto out;
+	for (i = 0; i < BIT(hash->size_bits); i++) {
+		hlist_for_each_entry(entry, &hash->buckets[i], hlist) {
+			addr = ftrace_find_rec_direct(entry->ip);
+			if (common && addr != common) {
+				common = 0;
+				goto out;
+			}
+			common = addr;
+		}
+	}
+out:
+	WRITE_ONCE(batch->ops.direct_call, common);
 }
 
 /* A hash with room for @count entries */
@@ -426,7 +457,9 @@ int ftrace_direct_batch_add(struct ftrace_direct_batch *batch,
 	mutex_lock(&direct_mutex);
 	err = fdb_request(batch, pairs, NULL, cnt, false, &req);
 	if (!err) {
+		WRITE_ONCE(batch->ops.direct_call, 0);
 		err = fdb_add_locked(batch, req);
+		fdb_set_common(batch);
 		free_ftrace_hash(req);
 	}
 	mutex_unlock(&direct_mutex);
@@ -457,7 +490,9 @@ int ftrace_direct_batch_remove(struct ftrace_direct_batch *batch,
 	mutex_lock(&direct_mutex);
 	err = fdb_request(batch, NULL, ips, cnt, true, &req);
 	if (!err) {
+		WRITE_ONCE(batch->ops.direct_call, 0);
 		err = fdb_remove_locked(batch, req);
+		fdb_set_common(batch);
 		free_ftrace_hash(req);
 	}
 	mutex_unlock(&direct_mutex);
@@ -490,7 +525,9 @@ int ftrace_direct_batch_retarget(struct ftrace_direct_batch *batch,
 	mutex_lock(&direct_mutex);
 	err = fdb_request(batch, pairs, NULL, cnt, true, &req);
 	if (!err) {
+		WRITE_ONCE(batch->ops.direct_call, 0);
 		err = fdb_retarget_locked(batch, req);
+		fdb_set_common(batch);
 		free_ftrace_hash(req);
 	}
 	mutex_unlock(&direct_mutex);
@@ -537,10 +574,23 @@ unsigned long ftrace_direct_batch_get(struct ftrace_direct_batch *batch,
 }
 EXPORT_SYMBOL_GPL(ftrace_direct_batch_get);
 
+static bool fdb_in_module(unsigned long ip, const char *name)
+{
+	struct module *mod;
+	bool ret;
+
+	preempt_disable();
+	mod = __module_text_address(ip);
+	ret = mod && !strcmp(mod->name, name);
+	preempt_enable();
+	return ret;
+}
+
 /**
  * ftrace_direct_batch_lookup - find the traceable functions of a filter
- * @filter: what set_ftrace_filter accepts: a name, a glob, "func:mod:name"
- *	or ":mod:name"
+ * @filter: a name or a glob, as set_ftrace_filter accepts them, optionally
+ *	followed by ":mod:NAME" to keep the functions of module NAME only
+ *	(":mod:NAME" alone: all of them)
  * @ips: receives up to @max ftrace locations, in no particular order
  * @max: room in @ips
  *
@@ -556,7 +606,7 @@ int ftrace_direct_batch_lookup(const char *filter, unsigned long *ips,
 	struct ftrace_ops *ops;
 	struct ftrace_hash *hash;
 	unsigned int i, n = 0;
-	char *buf;
+	char *buf, *mod;
 	int err;
 
 	ops = kzalloc(sizeof(*ops), GFP_KERNEL);
@@ -565,21 +615,33 @@ int ftrace_direct_batch_lookup(const char *filter, unsigned long *ips,
 	if (!ops || !buf)
 		goto out;
 
-	/* An ops that is never registered: its filter hash is the answer. */
-	err = ftrace_set_filter(ops, buf, strlen(buf), 1);
-	if (!err) {
-		hash = ops->func_hash->filter_hash;
-		if (hash) {
-			for (i = 0; i < BIT(hash->size_bits); i++) {
-				hlist_for_each_entry(entry, &hash->buckets[i], hlist) {
-					if (n < max)
-						ips[n] = entry->ip;
-					n++;
-				}
-			}
-		}
-		err = n;
+	/* "glob:mod:name": the glob (all if empty) within module name */
+	mod = strstr(buf, ":mod:");
+	if (mod) {
+		*mod = '\0';
+		mod += strlen(":mod:");
+		err = -EINVAL;
+		if (!*mod)
+			goto out;
 	}
+
+	/* An ops that is never registered: its filter hash is the answer. */
+	err = ftrace_set_filter(ops, *buf ? buf : "*", *buf ? strlen(buf) : 1,
+				1);
+	if (err)
+		goto free;
+	hash = ops->func_hash->filter_hash;
+	for (i = 0; hash && i < BIT(hash->size_bits); i++) {
+		hlist_for_each_entry(entry, &hash->buckets[i], hlist) {
+			if (mod && !fdb_in_module(entry->ip, mod))
+				continue;
+			if (n < max)
+				ips[n] = entry->ip;
+			n++;
+		}
+	}
+	err = n ? n : -EINVAL;
+free:
 	ftrace_free_filter(ops);
 out:
 	kfree(buf);
@@ -626,10 +688,12 @@ static int fdb_module_notify(struct notifier_block *nb, unsigned long state,
 			}
 		}
 		if (req->count) {
+			WRITE_ONCE(batch->ops.direct_call, 0);
 			if (batch->mod == mod)
 				pr_warn("ftrace: module %s unloads with %lu direct calls of %s attached; detaching\n",
 					mod->name, req->count, batch->owner);
 			WARN_ON(fdb_remove_locked(batch, req));
+			fdb_set_common(batch);
 		}
 		free_ftrace_hash(req);
 	}

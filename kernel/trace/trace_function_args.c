@@ -187,6 +187,9 @@ static void fargs_call(unsigned long ip, unsigned long parent_ip,
 
 	if (unlikely(!tr->function_enabled))
 		return;
+	/* The call-through trampoline records these calls itself. */
+	if (fargs_ct_serves(ip))
+		return;
 
 	bit = ftrace_test_recursion_trylock(ip, parent_ip);
 	if (bit < 0)
@@ -474,9 +477,12 @@ static enum print_line_t fargs_trace(struct trace_iterator *iter, int flags,
 	long delta = iter->tr->text_delta;
 	unsigned int i, nr = field->nr_words;
 	const char *end = (const char *)iter->ent + iter->ent_size;
+	bool ret = field->flags & FARGS_FL_RET;
 
-	if ((const char *)&field->args[nr] > end)
+	if ((const char *)&field->args[nr + (ret ? FARGS_RET_WORDS : 0)] > end) {
 		nr = 0;
+		ret = false;
+	}
 
 	seq_print_ip_sym(s, field->ip + delta, flags);
 	trace_seq_putc(s, '(');
@@ -512,13 +518,29 @@ static enum print_line_t fargs_trace(struct trace_iterator *iter, int flags,
 			trace_seq_printf(s, "0x%lx", field->args[i]);
 		}
 	}
-	rcu_read_unlock();
 	trace_seq_putc(s, ')');
+	/* Call-through: the return value, typed, unless void */
+	if (ret && model && model->nr_words == nr &&
+	    model->ret.class != FTRACE_ARG_VOID) {
+		trace_seq_puts(s, " = ");
+		fargs_print_arg(&c, &model->ret, &field->args[nr]);
+	} else if (ret && (!model || model->nr_words != nr)) {
+		trace_seq_printf(s, " = 0x%lx", field->args[nr]);
+	}
+	rcu_read_unlock();
 
 	if ((flags & TRACE_ITER_PRINT_PARENT) && field->parent_ip) {
 		trace_seq_puts(s, " <-");
 		seq_print_ip_sym(s, field->parent_ip + delta, flags);
 	}
+	if (ret) {
+		u64 ns = field->args[nr + 2];
+		u32 rem = do_div(ns, NSEC_PER_USEC);
+
+		trace_seq_printf(s, " (%llu.%03u us)", ns, rem);
+	}
+	if (field->flags & FARGS_FL_ENTRY_ONLY)
+		trace_seq_puts(s, " [entry only: stack arguments]");
 
 	if (field->flags & FARGS_FL_NO_MODEL)
 		trace_seq_puts(s, " [raw: no model]");
@@ -643,6 +665,14 @@ static int fargs_init(struct trace_array *tr)
 		tr->ops->flags &= ~FTRACE_OPS_FL_ARGS;
 		return ret;
 	}
+	ret = fargs_ct_start(tr);
+	if (ret) {
+		unregister_ftrace_function(tr->ops);
+		tracing_stop_cmdline_record();
+		ftrace_reset_array_ops(tr);
+		tr->ops->flags &= ~FTRACE_OPS_FL_ARGS;
+		return ret;
+	}
 	tr->function_enabled = 1;
 	return 0;
 }
@@ -650,6 +680,7 @@ static int fargs_init(struct trace_array *tr)
 static void fargs_reset(struct trace_array *tr)
 {
 	tr->function_enabled = 0;
+	fargs_ct_stop(tr);
 	unregister_ftrace_function(tr->ops);
 	tracing_stop_cmdline_record();
 	ftrace_reset_array_ops(tr);

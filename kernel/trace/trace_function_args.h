@@ -3,6 +3,8 @@
 #define _TRACE_FUNCTION_ARGS_H
 
 #include <linux/types.h>
+#include <linux/ftrace.h>
+#include <linux/jump_label.h>
 
 /*
  * func_args_entry flags.  The low byte holds the bits below, the high
@@ -12,6 +14,8 @@
 #define FARGS_FL_STRINGS	0x01	/* string area follows the words */
 #define FARGS_FL_RAW		0x02	/* words are raw argument registers */
 #define FARGS_FL_NO_MODEL	0x04	/* no model was built for the ip */
+#define FARGS_FL_RET		0x08	/* call-through: return value and duration */
+#define FARGS_FL_ENTRY_ONLY	0x10	/* call-through refused: stack arguments */
 #define FARGS_REASON_SHIFT	8
 
 /* Status byte in front of each recorded string */
@@ -24,6 +28,59 @@ enum fargs_str_status {
 
 /* Longest string recorded, in bytes with the terminating NUL. */
 #define FARGS_STR_MAX		128
+
+/*
+ * A call-through record (FARGS_FL_RET) has these words after the argument
+ * words: the return value (two words, %rax then %rdx) and the duration in
+ * nanoseconds.
+ */
+#define FARGS_RET_WORDS		3
+
+struct trace_array;
+struct ftrace_func_model;
+
+/*
+ * The frame of the call-through trampoline (ftrace_callthrough_64.S keeps
+ * the same offsets): the argument registers and %rax at entry, the return
+ * value, and the entry time.
+ */
+struct fargs_ct_frame {
+	unsigned long	regs[6];
+	unsigned long	rax;
+	unsigned long	ret[2];
+	u64		t0;
+};
+
+#ifdef CONFIG_FUNCTION_ARGS_CALLTHROUGH
+void fargs_ct_tramp(void);
+int fargs_ct_entry(struct fargs_ct_frame *frame, unsigned long *rp);
+void fargs_ct_exit(struct fargs_ct_frame *frame, unsigned long *rp);
+/* Called by the tracer: */
+int fargs_ct_start(struct trace_array *tr);
+void fargs_ct_stop(struct trace_array *tr);
+DECLARE_STATIC_KEY_FALSE(fargs_ct_active);
+
+/* Is @ip served by the call-through trampoline, which records it itself? */
+static __always_inline bool fargs_ct_serves(unsigned long ip)
+{
+	return static_branch_unlikely(&fargs_ct_active) &&
+	       ftrace_find_rec_direct(ip) == (unsigned long)fargs_ct_tramp;
+}
+#else
+static inline int fargs_ct_start(struct trace_array *tr)
+{
+	return 0;
+}
+
+static inline void fargs_ct_stop(struct trace_array *tr)
+{
+}
+
+static inline bool fargs_ct_serves(unsigned long ip)
+{
+	return false;
+}
+#endif
 
 #ifdef CONFIG_FTRACE_STARTUP_TEST
 struct fargs_selftest_pair {

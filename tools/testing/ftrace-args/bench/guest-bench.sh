@@ -205,3 +205,48 @@ row "    + batch direct trampoline (ftrace_caller)" "$(dovh batch)" ""
 row "    + 6.12 direct trampoline (ftrace_regs_caller)" "$(dovh legacy)" ""
 row "    cost of the direct call: full-regs / partial" "" "$(median < /tmp/dc.r | xargs printf %.2f)x"
 reset
+echo
+
+# Per call: one call-through record (arguments, return value, duration)
+# against function_graph with funcgraph-retval, on sched_getaffinity.
+if [ -e $T/set_ftrace_direct_multi ]; then
+	fn=sched_getaffinity
+	: > /tmp/ct.base
+	: > /tmp/ct.r
+	for m in graph ct; do : > "/tmp/ct.$m"; done
+	for _ in $(seq "$reps"); do
+		reset
+		b1=$("$bench" loop "$calls" affinity)
+		for m in graph ct; do
+			reset
+			if [ $m = graph ]; then
+				echo $fn > $T/set_ftrace_filter
+				echo 1 > $T/options/funcgraph-retval
+				echo function_graph > $T/current_tracer
+			else
+				# function_args itself on one function nobody calls
+				echo ksys_sync > $T/set_ftrace_filter
+				echo $fn > $T/set_ftrace_direct_multi
+				echo function_args > $T/current_tracer
+				grep -q "^$fn fargs_ct_tramp" $T/direct_functions ||
+					{ echo "call-through not attached" >&2; exit 1; }
+			fi
+			t=$("$bench" loop "$calls" affinity)
+			reset
+			echo 0 > $T/options/funcgraph-retval
+			echo > $T/set_ftrace_direct_multi
+			echo "$t" > "/tmp/ct.$m.t"
+		done
+		b2=$("$bench" loop "$calls" affinity)
+		echo "($b1 + $b2) / 2" | bc -l >> /tmp/ct.base
+		for m in graph ct; do
+			echo "$(cat "/tmp/ct.$m.t") - ($b1 + $b2) / 2" | bc -l >> "/tmp/ct.$m"
+		done
+		echo "($(tail -n 1 /tmp/ct.ct)) / ($(tail -n 1 /tmp/ct.graph))" | bc -l >> /tmp/ct.r
+	done
+	row "per-call overhead, entry and exit of $fn" "ns/call" "vs graph"
+	row "  (untraced $(median < /tmp/ct.base | xargs printf %.1f) ns)" "" ""
+	row "    function_graph, funcgraph-retval" "$(median < /tmp/ct.graph | xargs printf %.1f)" "1.00"
+	row "    function_args call-through record" "$(median < /tmp/ct.ct | xargs printf %.1f)" "$(median < /tmp/ct.r | xargs printf %.2f)"
+	reset
+fi
