@@ -41,6 +41,10 @@ int ftrace_direct_batch_add(struct ftrace_direct_batch *batch,
 			    unsigned int cnt);
 int ftrace_direct_batch_remove(struct ftrace_direct_batch *batch,
 			       const unsigned long *ips, unsigned int cnt);
+int ftrace_direct_batch_update(struct ftrace_direct_batch *batch,
+			       const struct ftrace_direct_pair *add,
+			       unsigned int nr_add,
+			       const unsigned long *del, unsigned int nr_del);
 int ftrace_direct_batch_retarget(struct ftrace_direct_batch *batch,
 				 const struct ftrace_direct_pair *pairs,
 				 unsigned int cnt);
@@ -70,6 +74,15 @@ static inline int ftrace_direct_batch_add(struct ftrace_direct_batch *batch,
 static inline int ftrace_direct_batch_remove(struct ftrace_direct_batch *batch,
 					     const unsigned long *ips,
 					     unsigned int cnt)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline int
+ftrace_direct_batch_update(struct ftrace_direct_batch *batch,
+			   const struct ftrace_direct_pair *add,
+			   unsigned int nr_add,
+			   const unsigned long *del, unsigned int nr_del)
 {
 	return -EOPNOTSUPP;
 }

@@ -181,37 +181,36 @@ fail:
 	return err;
 }
 
-enum fdb_op { FDB_ADD, FDB_REMOVE, FDB_RETARGET };
-
-/* A new direct_functions hash: the current one changed by @req */
-static struct ftrace_hash *fdb_direct_build(struct ftrace_hash *req,
-					    enum fdb_op op)
+/*
+ * A new direct_functions hash: the current one without the functions of
+ * @del, and with those of @set, which may be new (attach) or have a new
+ * trampoline (retarget).  Either may be NULL.
+ */
+static struct ftrace_hash *fdb_direct_build(struct ftrace_hash *set,
+					    struct ftrace_hash *del)
 {
 	struct ftrace_hash *cur = ftrace_direct_functions();
-	struct ftrace_func_entry *entry, *r, *new;
+	struct ftrace_func_entry *entry, *new;
 	struct ftrace_hash *hash;
 	unsigned int i;
 
-	hash = fdb_alloc_hash(cur->count + (op == FDB_ADD ? req->count : 0));
+	hash = fdb_alloc_hash(cur->count + (set ? set->count : 0));
 	if (!hash)
 		return NULL;
 
 	for (i = 0; i < BIT(cur->size_bits); i++) {
 		hlist_for_each_entry(entry, &cur->buckets[i], hlist) {
-			r = ftrace_lookup_ip(req, entry->ip);
-			if (r && op == FDB_REMOVE)
+			if ((del && ftrace_lookup_ip(del, entry->ip)) ||
+			    (set && ftrace_lookup_ip(set, entry->ip)))
 				continue;
 			new = add_hash_entry(hash, entry->ip);
 			if (!new)
 				goto fail;
-			new->direct = r && op == FDB_RETARGET ? r->direct : entry->direct;
+			new->direct = entry->direct;
 		}
 	}
-	if (op != FDB_ADD)
-		return hash;
-
-	for (i = 0; i < BIT(req->size_bits); i++) {
-		hlist_for_each_entry(entry, &req->buckets[i], hlist) {
+	for (i = 0; set && i < BIT(set->size_bits); i++) {
+		hlist_for_each_entry(entry, &set->buckets[i], hlist) {
 			new = add_hash_entry(hash, entry->ip);
 			if (!new)
 				goto fail;
@@ -224,89 +223,100 @@ fail:
 	return NULL;
 }
 
-/* The ips of @hash, as an array for ftrace_set_filter_ips() */
-static unsigned long *fdb_ips(struct ftrace_hash *hash)
+/*
+ * The functions of @base but those of @del, and those of @add, as an
+ * array for ftrace_set_filter_ips().  Any hash may be NULL.
+ */
+static unsigned long *fdb_ips(struct ftrace_hash *base, struct ftrace_hash *add,
+			      struct ftrace_hash *del, unsigned int *cnt)
 {
+	struct ftrace_hash *hashes[2] = { base, add };
 	struct ftrace_func_entry *entry;
 	unsigned long *ips;
-	unsigned int i, n = 0;
+	unsigned int h, i, n = 0;
 
-	ips = kvmalloc_array(hash->count, sizeof(*ips), GFP_KERNEL);
+	n = (hashes[0] ? hashes[0]->count : 0) + (add ? add->count : 0);
+	ips = kvmalloc_array(n ?: 1, sizeof(*ips), GFP_KERNEL);
 	if (!ips)
 		return NULL;
-	for (i = 0; i < BIT(hash->size_bits); i++) {
-		hlist_for_each_entry(entry, &hash->buckets[i], hlist)
-			ips[n++] = entry->ip;
+	n = 0;
+	for (h = 0; h < ARRAY_SIZE(hashes); h++) {
+		for (i = 0; hashes[h] && i < BIT(hashes[h]->size_bits); i++) {
+			hlist_for_each_entry(entry, &hashes[h]->buckets[i], hlist) {
+				if (!h && del && ftrace_lookup_ip(del, entry->ip))
+					continue;
+				ips[n++] = entry->ip;
+			}
+		}
 	}
+	*cnt = n;
 	return ips;
 }
 
-static int fdb_add_locked(struct ftrace_direct_batch *batch,
-			  struct ftrace_hash *req)
+/*
+ * Attach the functions of @add and detach those of @del (either may be
+ * NULL) in one ftrace code update: the batch's ops gets its new filter
+ * hash in one move, or is registered or unregistered.  direct_functions
+ * holds the new trampolines before any call site can reach them, and
+ * drops the detached ones once no task can enter them.
+ */
+static int fdb_update_locked(struct ftrace_direct_batch *batch,
+			     struct ftrace_hash *add, struct ftrace_hash *del)
 {
-	struct ftrace_hash *direct, *old;
+	struct ftrace_hash *pre = NULL, *post = NULL, *prev = NULL;
 	unsigned long *ips;
+	unsigned int cnt;
 	int err = -ENOMEM;
 
-	ips = fdb_ips(req);
-	direct = fdb_direct_build(req, FDB_ADD);
-	if (!ips || !direct)
-		goto out;
-
-	/* The trampolines must be known before any call site can use them. */
-	old = ftrace_direct_functions_swap(direct);
-
-	/* One code update: a registered ops moves its hash in one go. */
-	err = ftrace_set_filter_ips(&batch->ops, ips, req->count, 0, 0);
-	if (!err && !(batch->ops.flags & FTRACE_OPS_FL_ENABLED)) {
-		err = register_ftrace_function_nolock(&batch->ops);
-		if (err)
-			ftrace_set_filter_ips(&batch->ops, NULL, 0, 0, 1);
-	}
-	if (err) {
-		ftrace_direct_functions_swap(old);
-		old = direct;
-	}
-	direct = NULL;
-	ftrace_direct_functions_free(old);
-out:
-	free_ftrace_hash(direct);
-	kvfree(ips);
-	return err;
-}
-
-static int fdb_remove_locked(struct ftrace_direct_batch *batch,
-			     struct ftrace_hash *req)
-{
-	struct ftrace_hash *direct;
-	unsigned long *ips = NULL;
-	int err = -ENOMEM;
-
-	direct = fdb_direct_build(req, FDB_REMOVE);
-	if (!direct)
+	/* Built from the same current hash: before, then after the update */
+	ips = fdb_ips(fdb_hash(batch), add, del, &cnt);
+	if (add)
+		pre = fdb_direct_build(add, NULL);
+	if (del)
+		post = fdb_direct_build(add, del);
+	if (!ips || (add && !pre) || (del && !post)) {
+		free_ftrace_hash(pre);
+		free_ftrace_hash(post);
+		kvfree(ips);
 		return -ENOMEM;
+	}
 
-	if (req->count == fdb_hash(batch)->count) {
+	WRITE_ONCE(batch->ops.direct_call, 0);
+	if (pre)
+		prev = ftrace_direct_functions_swap(pre);
+
+	if (!cnt) {
 		/* The last functions: unregistering waits for the callers. */
 		err = unregister_ftrace_function(&batch->ops);
 		if (!err)
 			ftrace_set_filter_ips(&batch->ops, NULL, 0, 0, 1);
-	} else {
-		ips = fdb_ips(req);
-		if (ips)
-			err = ftrace_set_filter_ips(&batch->ops, ips,
-						    req->count, 1, 0);
-		/* Nothing calls the old trampolines once this returns. */
+	} else if (!(batch->ops.flags & FTRACE_OPS_FL_ENABLED)) {
+		err = ftrace_set_filter_ips(&batch->ops, ips, cnt, 0, 1);
 		if (!err)
+			err = register_ftrace_function_nolock(&batch->ops);
+		if (err)
+			ftrace_set_filter_ips(&batch->ops, NULL, 0, 0, 1);
+	} else {
+		err = ftrace_set_filter_ips(&batch->ops, ips, cnt, 0, 1);
+		/* Nothing calls the detached trampolines once this returns. */
+		if (!err && del)
 			synchronize_rcu_tasks();
 	}
-	kvfree(ips);
+
 	if (err) {
-		free_ftrace_hash(direct);
-		return err;
+		if (pre) {
+			ftrace_direct_functions_swap(prev);
+			ftrace_direct_functions_free(pre);
+		}
+		free_ftrace_hash(post);
+	} else {
+		ftrace_direct_functions_free(prev);
+		if (post)
+			ftrace_direct_functions_free(ftrace_direct_functions_swap(post));
 	}
-	ftrace_direct_functions_free(ftrace_direct_functions_swap(direct));
-	return 0;
+	kvfree(ips);
+	fdb_set_common(batch);
+	return err;
 }
 
 static int fdb_retarget_locked(struct ftrace_direct_batch *batch,
@@ -315,11 +325,12 @@ static int fdb_retarget_locked(struct ftrace_direct_batch *batch,
 	struct ftrace_hash *direct;
 	struct ftrace_ops *tmp;
 	unsigned long *ips;
+	unsigned int cnt;
 	int err = -ENOMEM;
 
 	tmp = kzalloc(sizeof(*tmp), GFP_KERNEL);
-	ips = fdb_ips(req);
-	direct = fdb_direct_build(req, FDB_RETARGET);
+	ips = fdb_ips(req, NULL, NULL, &cnt);
+	direct = fdb_direct_build(req, NULL);
 	if (!tmp || !ips || !direct)
 		goto out;
 
@@ -331,18 +342,20 @@ static int fdb_retarget_locked(struct ftrace_direct_batch *batch,
 	 */
 	tmp->func = ftrace_stub;
 	tmp->flags = FTRACE_OPS_FL_STUB;
-	err = ftrace_set_filter_ips(tmp, ips, req->count, 0, 0);
+	err = ftrace_set_filter_ips(tmp, ips, cnt, 0, 0);
 	if (!err)
 		err = register_ftrace_function_nolock(tmp);
 	if (err) {
 		ftrace_free_filter(tmp);
 		goto out;
 	}
+	WRITE_ONCE(batch->ops.direct_call, 0);
 	ftrace_direct_functions_free(ftrace_direct_functions_swap(direct));
 	direct = NULL;
 	/* Unregistering a dynamic ops waits for the old trampolines' callers. */
 	unregister_ftrace_function(tmp);
 	ftrace_free_filter(tmp);
+	fdb_set_common(batch);
 out:
 	free_ftrace_hash(direct);
 	kvfree(ips);
@@ -414,7 +427,7 @@ void ftrace_direct_batch_free(struct ftrace_direct_batch *batch)
 	mutex_lock(&direct_mutex);
 	hash = fdb_hash(batch);
 	if (hash)
-		WARN_ON(fdb_remove_locked(batch, hash));
+		WARN_ON(fdb_update_locked(batch, NULL, hash));
 	list_del(&batch->list);
 	mutex_unlock(&direct_mutex);
 
@@ -423,47 +436,89 @@ void ftrace_direct_batch_free(struct ftrace_direct_batch *batch)
 }
 EXPORT_SYMBOL_GPL(ftrace_direct_batch_free);
 
+/*
+ * Check the requests, then attach @add and detach @del in one update.
+ * Both lists may be given; at least one must be.
+ */
+static int fdb_update(struct ftrace_direct_batch *batch,
+		      const struct ftrace_direct_pair *add, unsigned int nr_add,
+		      const unsigned long *del, unsigned int nr_del)
+{
+	struct ftrace_hash *areq = NULL, *dreq = NULL;
+	int err = -EINVAL;
+
+	if (!nr_add && !nr_del)
+		return -EINVAL;
+	mutex_lock(&direct_mutex);
+	err = nr_del ? fdb_request(batch, NULL, del, nr_del, true, &dreq) : 0;
+	if (!err && nr_add)
+		err = fdb_request(batch, add, NULL, nr_add, false, &areq);
+	if (!err)
+		err = fdb_update_locked(batch, areq, dreq);
+	mutex_unlock(&direct_mutex);
+	free_ftrace_hash(areq);
+	free_ftrace_hash(dreq);
+	return err;
+}
+
 /**
- * ftrace_direct_batch_add - attach direct trampolines to functions
+ * ftrace_direct_batch_update - attach and detach in one ftrace update
  * @batch: the owner
- * @pairs: the functions and the trampoline each one calls; a function is
- *	named by its address or its ftrace location
- * @cnt: number of @pairs
+ * @add: functions to attach, and the trampoline each one calls; a
+ *	function is named by its address or its ftrace location
+ * @nr_add: number of @add, may be 0
+ * @del: functions of @batch to detach
+ * @nr_del: number of @del, may be 0
  *
- * Attaches every pair or none, in one ftrace code update whatever @cnt
- * is.  A trampoline is entered as the function's call site would enter
- * it, with the function's arguments in their registers and the return
+ * Attaches every pair of @add and detaches every function of @del, or
+ * changes nothing, in one ftrace code update whatever the numbers are.
+ * A trampoline is entered as the function's call site would enter it,
+ * with the function's arguments in their registers and the return
  * address into the function on the stack; it must be able to run there,
- * like the ones in samples/ftrace/.
+ * like the ones in samples/ftrace/.  When the call returns, no task runs
+ * or will enter the detached trampolines.
  *
  * Context: process context; sleeps.
  * Return: 0 on success, or
- *  -EINVAL  @cnt is 0, a trampoline is 0, or a function appears twice;
- *  -ENOENT  an address that is no function;
+ *  -EINVAL  both lists are empty, a trampoline is 0, or a function
+ *           appears twice in a list;
+ *  -ENOENT  an address that is no function, or a function of @del that
+ *           @batch does not have;
  *  -ENODEV  a function that ftrace cannot trace (notrace);
- *  -EEXIST  a function that is in @batch already;
+ *  -EEXIST  a function of @add that is in @batch already (also when it is
+ *           in @del: use ftrace_direct_batch_retarget() to change its
+ *           trampoline);
  *  -EBUSY   a function with a direct trampoline of another owner, or one
  *           that an IPMODIFY ops (livepatch) uses;
  *  -ENOMEM.
  * On error nothing changed.
  */
+int ftrace_direct_batch_update(struct ftrace_direct_batch *batch,
+			       const struct ftrace_direct_pair *add,
+			       unsigned int nr_add,
+			       const unsigned long *del, unsigned int nr_del)
+{
+	return fdb_update(batch, add, nr_add, del, nr_del);
+}
+EXPORT_SYMBOL_GPL(ftrace_direct_batch_update);
+
+/**
+ * ftrace_direct_batch_add - attach direct trampolines to functions
+ * @batch: the owner
+ * @pairs: the functions and the trampoline each one calls
+ * @cnt: number of @pairs
+ *
+ * ftrace_direct_batch_update() with nothing to detach: every pair or
+ * none, in one ftrace code update.
+ *
+ * Context: process context; sleeps.
+ * Return: as ftrace_direct_batch_update(); -EINVAL when @cnt is 0.
+ */
 int ftrace_direct_batch_add(struct ftrace_direct_batch *batch,
 			    const struct ftrace_direct_pair *pairs,
 			    unsigned int cnt)
 {
-	struct ftrace_hash *req;
-	int err;
-
-	mutex_lock(&direct_mutex);
-	err = fdb_request(batch, pairs, NULL, cnt, false, &req);
-	if (!err) {
-		WRITE_ONCE(batch->ops.direct_call, 0);
-		err = fdb_add_locked(batch, req);
-		fdb_set_common(batch);
-		free_ftrace_hash(req);
-	}
-	mutex_unlock(&direct_mutex);
-	return err;
+	return fdb_update(batch, pairs, cnt, NULL, 0);
 }
 EXPORT_SYMBOL_GPL(ftrace_direct_batch_add);
 
@@ -473,30 +528,17 @@ EXPORT_SYMBOL_GPL(ftrace_direct_batch_add);
  * @ips: functions of @batch, by address or ftrace location
  * @cnt: number of @ips
  *
- * Detaches all of @ips or none, in one ftrace code update.  When it
- * returns, no task runs or will enter the detached trampolines.
+ * ftrace_direct_batch_update() with nothing to attach: all of @ips or
+ * none, in one ftrace code update.  When it returns, no task runs or will
+ * enter the detached trampolines.
  *
  * Context: process context; sleeps.
- * Return: 0 on success, -EINVAL for an empty or repeated list, -ENOENT
- * for a function that is not in @batch, -ENODEV for an untraceable one,
- * -ENOMEM.  On error nothing changed.
+ * Return: as ftrace_direct_batch_update(); -EINVAL when @cnt is 0.
  */
 int ftrace_direct_batch_remove(struct ftrace_direct_batch *batch,
 			       const unsigned long *ips, unsigned int cnt)
 {
-	struct ftrace_hash *req;
-	int err;
-
-	mutex_lock(&direct_mutex);
-	err = fdb_request(batch, NULL, ips, cnt, true, &req);
-	if (!err) {
-		WRITE_ONCE(batch->ops.direct_call, 0);
-		err = fdb_remove_locked(batch, req);
-		fdb_set_common(batch);
-		free_ftrace_hash(req);
-	}
-	mutex_unlock(&direct_mutex);
-	return err;
+	return fdb_update(batch, NULL, 0, ips, cnt);
 }
 EXPORT_SYMBOL_GPL(ftrace_direct_batch_remove);
 
@@ -513,7 +555,8 @@ EXPORT_SYMBOL_GPL(ftrace_direct_batch_remove);
  * runs or will enter the old trampolines.
  *
  * Context: process context; sleeps.
- * Return: as ftrace_direct_batch_remove(), and -EINVAL for a trampoline 0.
+ * Return: as ftrace_direct_batch_update() for @del, and -EINVAL for a
+ * trampoline 0.
  */
 int ftrace_direct_batch_retarget(struct ftrace_direct_batch *batch,
 				 const struct ftrace_direct_pair *pairs,
@@ -525,9 +568,7 @@ int ftrace_direct_batch_retarget(struct ftrace_direct_batch *batch,
 	mutex_lock(&direct_mutex);
 	err = fdb_request(batch, pairs, NULL, cnt, true, &req);
 	if (!err) {
-		WRITE_ONCE(batch->ops.direct_call, 0);
 		err = fdb_retarget_locked(batch, req);
-		fdb_set_common(batch);
 		free_ftrace_hash(req);
 	}
 	mutex_unlock(&direct_mutex);
@@ -688,12 +729,10 @@ static int fdb_module_notify(struct notifier_block *nb, unsigned long state,
 			}
 		}
 		if (req->count) {
-			WRITE_ONCE(batch->ops.direct_call, 0);
 			if (batch->mod == mod)
 				pr_warn("ftrace: module %s unloads with %lu direct calls of %s attached; detaching\n",
 					mod->name, req->count, batch->owner);
-			WARN_ON(fdb_remove_locked(batch, req));
-			fdb_set_common(batch);
+			WARN_ON(fdb_update_locked(batch, NULL, req));
 		}
 		free_ftrace_hash(req);
 	}
@@ -932,6 +971,27 @@ static int __init fdb_selftest(void)
 		goto out;
 	if (!fdb_ok(!ftrace_find_rec_direct(f1) && ftrace_direct_batch_count(a) == 1,
 		    __LINE__))
+		goto out;
+
+	/* Attach one and detach the other in one call; then back. */
+	if (!fdb_ok(ftrace_direct_batch_update(a, p, 1, &f2, 1) == 0 &&
+		    ftrace_direct_batch_get(a, f1) == tramp &&
+		    !ftrace_find_rec_direct(f2), __LINE__))
+		goto out;
+	/* A failing half (f1 is attached already) changes nothing. */
+	if (!fdb_ok(ftrace_direct_batch_update(a, p, 2, &f1, 1) == -EEXIST &&
+		    ftrace_direct_batch_get(a, f1) == tramp &&
+		    ftrace_direct_batch_count(a) == 1, __LINE__))
+		goto out;
+	if (!fdb_ok(ftrace_direct_batch_update(a, &p[1], 1, &f2, 1) == -ENOENT &&
+		    !ftrace_find_rec_direct(f2), __LINE__))
+		goto out;
+	if (!fdb_ok(ftrace_direct_batch_update(a, NULL, 0, NULL, 0) == -EINVAL,
+		    __LINE__))
+		goto out;
+	if (!fdb_ok(!ftrace_direct_batch_update(a, &p[1], 1, &f1, 1) &&
+		    !ftrace_find_rec_direct(f1) &&
+		    ftrace_direct_batch_get(a, f2) == tramp, __LINE__))
 		goto out;
 	DYN_FTRACE_TEST_NAME();
 	DYN_FTRACE_TEST_NAME2();
