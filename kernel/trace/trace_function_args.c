@@ -125,11 +125,27 @@ fargs_record_fast(struct trace_array *tr, const struct ftrace_func_model *model,
 	trace_buffer_unlock_commit_nostack(buffer, event);
 }
 
-/* Unknown or missing models, and records with strings. */
-static void fargs_record_slow(struct trace_array *tr,
-			      const struct ftrace_func_model *model,
-			      unsigned long ip, unsigned long parent_ip,
-			      struct ftrace_regs *fregs, unsigned int trace_ctx)
+/**
+ * fargs_record - write a record the general way
+ * @tr: the instance
+ * @model: the function's model, or NULL
+ * @ip: the function
+ * @parent_ip: its caller
+ * @fregs: the registers at the function's entry, or NULL
+ * @trace_ctx: from tracing_gen_ctx_dec()
+ * @tail: words to store after the argument words, or NULL
+ * @nr_tail: number of @tail words
+ * @ct_flags: flags of a call-through record (%FARGS_FL_RET with the
+ *	return value and duration in @tail, or %FARGS_FL_ENTRY_ONLY), for a
+ *	usable model
+ *
+ * For unknown or missing models, records with strings, and the records of
+ * the call-through trampoline.
+ */
+void fargs_record(struct trace_array *tr, const struct ftrace_func_model *model,
+		  unsigned long ip, unsigned long parent_ip,
+		  struct ftrace_regs *fregs, unsigned int trace_ctx,
+		  const unsigned long *tail, unsigned int nr_tail, u16 ct_flags)
 {
 	unsigned long words[FTRACE_ARGS_WORDS_MAX];
 	unsigned int nr = 0, nr_strs = 0, str_len = 0;
@@ -151,7 +167,14 @@ static void fargs_record_slow(struct trace_array *tr,
 		flags = FARGS_FL_NO_MODEL;
 	}
 
-	if ((fargs_flags.val & FARGS_OPT_STRINGS) && !flags && fargs_str_bufs) {
+	if (!flags && model && !model->flags)
+		flags = ct_flags;
+	else
+		nr_tail = 0;
+
+	/* Strings would go where a call-through record has its tail. */
+	if ((fargs_flags.val & FARGS_OPT_STRINGS) && !(flags & ~FARGS_FL_ENTRY_ONLY) &&
+	    fargs_str_bufs) {
 		strs = this_cpu_ptr(fargs_str_bufs)->buf[interrupt_context_level()];
 		str_len = fargs_copy_strings(model, words, strs, &nr_strs);
 		if (nr_strs)
@@ -160,7 +183,8 @@ static void fargs_record_slow(struct trace_array *tr,
 
 	buffer = tr->array_buffer.buffer;
 	event = trace_buffer_lock_reserve(buffer, TRACE_FN_ARGS,
-					  sizeof(*entry) + nr * sizeof(long) +
+					  sizeof(*entry) +
+					  (nr + nr_tail) * sizeof(long) +
 					  str_len, trace_ctx);
 	if (!event)
 		return;
@@ -172,6 +196,8 @@ static void fargs_record_slow(struct trace_array *tr,
 	entry->nr_words = nr;
 	entry->nr_strs = nr_strs;
 	memcpy(entry->args, words, nr * sizeof(long));
+	if (nr_tail)
+		memcpy(&entry->args[nr], tail, nr_tail * sizeof(long));
 	if (str_len)
 		memcpy(&entry->args[nr], strs, str_len);
 	trace_buffer_unlock_commit_nostack(buffer, event);
@@ -188,7 +214,7 @@ static void fargs_call(unsigned long ip, unsigned long parent_ip,
 	if (unlikely(!tr->function_enabled))
 		return;
 	/* The call-through trampoline records these calls itself. */
-	if (fargs_ct_serves(ip))
+	if (fargs_ct_serves(ip, tr))
 		return;
 
 	bit = ftrace_test_recursion_trylock(ip, parent_ip);
@@ -204,7 +230,8 @@ static void fargs_call(unsigned long ip, unsigned long parent_ip,
 		   !(fargs_flags.val & FARGS_OPT_STRINGS)))
 		fargs_record_fast(tr, model, ip, parent_ip, fregs, trace_ctx);
 	else
-		fargs_record_slow(tr, model, ip, parent_ip, fregs, trace_ctx);
+		fargs_record(tr, model, ip, parent_ip, fregs, trace_ctx, NULL, 0,
+			     0);
 out:
 	ftrace_test_recursion_unlock(bit);
 }

@@ -39,16 +39,20 @@ enum fargs_str_status {
 struct trace_array;
 struct ftrace_func_model;
 
+void fargs_record(struct trace_array *tr, const struct ftrace_func_model *model,
+		  unsigned long ip, unsigned long parent_ip,
+		  struct ftrace_regs *fregs, unsigned int trace_ctx,
+		  const unsigned long *tail, unsigned int nr_tail, u16 ct_flags);
+
 /*
  * The frame of the call-through trampoline (ftrace_callthrough_64.S keeps
- * the same offsets): the argument registers and %rax at entry, the return
- * value, and the entry time.
+ * the same offsets): ftrace_regs as ftrace_caller fills them (the argument
+ * registers, %rax, ip, sp and %rbp), the return value, and the entry time.
  */
 struct fargs_ct_frame {
-	unsigned long	regs[6];
-	unsigned long	rax;
-	unsigned long	ret[2];
-	u64		t0;
+	struct __arch_ftrace_regs	regs;
+	unsigned long			ret[2];
+	u64				t0;
 };
 
 #ifdef CONFIG_FUNCTION_ARGS_CALLTHROUGH
@@ -58,13 +62,15 @@ void fargs_ct_exit(struct fargs_ct_frame *frame, unsigned long *rp);
 /* Called by the tracer: */
 int fargs_ct_start(struct trace_array *tr);
 void fargs_ct_stop(struct trace_array *tr);
+bool __fargs_ct_serves(unsigned long ip, struct trace_array *tr);
 DECLARE_STATIC_KEY_FALSE(fargs_ct_active);
 
-/* Is @ip served by the call-through trampoline, which records it itself? */
-static __always_inline bool fargs_ct_serves(unsigned long ip)
+/* Does the call-through trampoline record @ip into @tr itself? */
+static __always_inline bool fargs_ct_serves(unsigned long ip,
+					    struct trace_array *tr)
 {
 	return static_branch_unlikely(&fargs_ct_active) &&
-	       ftrace_find_rec_direct(ip) == (unsigned long)fargs_ct_tramp;
+	       __fargs_ct_serves(ip, tr);
 }
 #else
 static inline int fargs_ct_start(struct trace_array *tr)
@@ -76,7 +82,7 @@ static inline void fargs_ct_stop(struct trace_array *tr)
 {
 }
 
-static inline bool fargs_ct_serves(unsigned long ip)
+static inline bool fargs_ct_serves(unsigned long ip, struct trace_array *tr)
 {
 	return false;
 }

@@ -2,15 +2,18 @@
 /*
  * function_args call-through: one record per call, with the arguments, the
  * return value and the duration, for the functions selected in the tracefs
- * file set_ftrace_direct_multi.
+ * file set_ftrace_direct_multi of each instance.
  *
- * While function_args is the current tracer of the top-level instance, the
- * selected functions call the trampoline fargs_ct_tramp
+ * While function_args is the current tracer of an instance, the functions
+ * selected there call the trampoline fargs_ct_tramp
  * (arch/x86/kernel/ftrace_callthrough_64.S), attached through the batch
- * direct interface under the owner "set_ftrace_direct_multi".  The
- * trampoline calls fargs_ct_entry(), then the function's body, then
- * fargs_ct_exit(), which writes the record.  The tracer's ftrace_ops
- * callback skips these functions, so each call is recorded once.
+ * direct interface under the owner "set_ftrace_direct_multi" (top level)
+ * or "set_ftrace_direct_multi@NAME" (instance NAME).  The trampoline calls
+ * fargs_ct_entry(), then the function's body, then fargs_ct_exit(), which
+ * writes the record into the instance that attached the function.  That
+ * instance's ftrace_ops callback skips these functions, so each call is
+ * recorded once.  A function has one direct trampoline at most: two
+ * instances cannot both select it while both run function_args (EBUSY).
  *
  * Functions with stack arguments are entered only: the trampoline cannot
  * hand the body its stack arguments.  They get an entry record marked
@@ -23,21 +26,58 @@
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
-#include <linux/security.h>
+#include <linux/ctype.h>
 
 #include "trace.h"
+#include "ftrace_internal.h"
 #include "trace_function_args.h"
 
 DEFINE_STATIC_KEY_FALSE(fargs_ct_active);
 
-/* Protects everything below */
+/* The call-through state of one instance */
+struct fargs_ct {
+	struct list_head		list;
+	struct trace_array		*tr;
+	/* allocated on the first attach */
+	struct ftrace_direct_batch	*batch;
+	/* selected and attached functions: sorted ftrace locations */
+	unsigned long			*sel, *att;
+	unsigned int			nr_sel, nr_att;
+	/* function_args is the instance's tracer */
+	bool				running;
+};
+
+/* Protects everything below, and the fargs_ct of every instance */
 static DEFINE_MUTEX(fargs_ct_mutex);
-static struct ftrace_direct_batch *fargs_ct_batch;
-/* The top-level instance while function_args runs there, else NULL */
-static struct trace_array *fargs_ct_tr;
-/* Selected and attached functions: sorted ftrace locations */
-static unsigned long *fargs_ct_sel, *fargs_ct_att;
-static unsigned int fargs_ct_nr_sel, fargs_ct_nr_att;
+static LIST_HEAD(fargs_ct_list);
+/*
+ * Every attached function, with the instance that records it (in the
+ * entries' direct field).  RCU: read by the trampoline's handlers and the
+ * tracer's callback with preemption disabled.
+ */
+static struct ftrace_hash __rcu *fargs_ct_map;
+
+static struct trace_array *fargs_ct_map_tr(unsigned long ip)
+{
+	struct ftrace_hash *map = rcu_dereference_raw_check(fargs_ct_map);
+	struct ftrace_func_entry *entry;
+
+	entry = map ? ftrace_lookup_ip(map, ip) : NULL;
+	return entry ? (struct trace_array *)entry->direct : NULL;
+}
+
+/**
+ * __fargs_ct_serves - does the call-through trampoline record @ip for @tr?
+ * @ip: the traced function
+ * @tr: the instance whose function_args callback runs
+ *
+ * Return: true when the trampoline records the calls of @ip into @tr, so
+ * the callback must not record them too.
+ */
+bool __fargs_ct_serves(unsigned long ip, struct trace_array *tr)
+{
+	return fargs_ct_map_tr(ip) == tr;
+}
 
 /* ---- the trampoline's handlers ----------------------------------------- */
 
@@ -66,59 +106,28 @@ static unsigned long fargs_ct_parent(unsigned long *rp)
 #endif
 }
 
+/* The offsets ftrace_callthrough_64.S uses */
+static_assert(offsetof(struct fargs_ct_frame, ret) == sizeof(struct pt_regs));
+
 static void fargs_ct_record(struct trace_array *tr,
 			    const struct ftrace_func_model *model,
-			    const struct fargs_ct_frame *frame,
+			    struct fargs_ct_frame *frame,
 			    const unsigned long *rp, bool ret)
 {
-	unsigned int i, nr, src, extra = ret ? FARGS_RET_WORDS : 0;
-	struct trace_buffer *buffer = tr->array_buffer.buffer;
-	struct ring_buffer_event *event;
-	struct func_args_entry *entry;
-	unsigned int trace_ctx;
-	u16 flags;
+	unsigned long tail[FARGS_RET_WORDS];
 
 	if (atomic_read(&this_cpu_ptr(tr->array_buffer.data)->disabled))
 		return;
-
-	if (!model) {
-		nr = FTRACE_ARGS_NR_REGS;
-		flags = FARGS_FL_RAW | FARGS_FL_NO_MODEL;
-	} else if (model->flags & FTRACE_MODEL_UNKNOWN) {
-		nr = FTRACE_ARGS_NR_REGS;
-		flags = FARGS_FL_RAW | model->reason << FARGS_REASON_SHIFT;
-	} else {
-		nr = model->nr_words;
-		flags = ret ? FARGS_FL_RET : FARGS_FL_ENTRY_ONLY;
-	}
-
-	trace_ctx = tracing_gen_ctx_dec();
-	event = trace_buffer_lock_reserve(buffer, TRACE_FN_ARGS,
-					  sizeof(*entry) +
-					  (nr + extra) * sizeof(long),
-					  trace_ctx);
-	if (!event)
-		return;
-	entry = ring_buffer_event_data(event);
-	entry->ip = rp[0] - MCOUNT_INSN_SIZE;
-	entry->parent_ip = fargs_ct_parent((unsigned long *)rp);
-	entry->flags = flags;
-	entry->nr_words = nr;
-	entry->nr_strs = 0;
-	for (i = 0; i < nr; i++) {
-		/* Registers from the frame, stack slots above the return */
-		src = flags & FARGS_FL_RAW ? i : model->src[i];
-		if (src < FTRACE_ARGS_NR_REGS)
-			entry->args[i] = frame->regs[src];
-		else
-			entry->args[i] = rp[2 + src - FTRACE_ARGS_NR_REGS];
-	}
 	if (ret) {
-		entry->args[nr] = frame->ret[0];
-		entry->args[nr + 1] = frame->ret[1];
-		entry->args[nr + 2] = trace_clock_local() - frame->t0;
+		tail[0] = frame->ret[0];
+		tail[1] = frame->ret[1];
+		tail[2] = trace_clock_local() - frame->t0;
 	}
-	trace_buffer_unlock_commit_nostack(buffer, event);
+	fargs_record(tr, model, rp[0] - MCOUNT_INSN_SIZE,
+		     fargs_ct_parent((unsigned long *)rp),
+		     (struct ftrace_regs *)&frame->regs, tracing_gen_ctx_dec(),
+		     ret ? tail : NULL, ret ? FARGS_RET_WORDS : 0,
+		     ret ? FARGS_FL_RET : FARGS_FL_ENTRY_ONLY);
 }
 
 /**
@@ -140,7 +149,7 @@ int fargs_ct_entry(struct fargs_ct_frame *frame, unsigned long *rp)
 	bit = ftrace_test_recursion_trylock(ip, rp[1]);
 	if (bit < 0)
 		return 0;
-	tr = READ_ONCE(fargs_ct_tr);
+	tr = fargs_ct_map_tr(ip);
 	if (!tr || !tr->function_enabled || !fargs_ct_pid_ok(tr))
 		goto out;
 
@@ -171,7 +180,7 @@ void fargs_ct_exit(struct fargs_ct_frame *frame, unsigned long *rp)
 	bit = ftrace_test_recursion_trylock(ip, rp[1]);
 	if (bit < 0)
 		return;
-	tr = READ_ONCE(fargs_ct_tr);
+	tr = fargs_ct_map_tr(ip);
 	model = ftrace_args_model(ip);
 	if (tr && tr->function_enabled && model && !model->flags)
 		fargs_ct_record(tr, model, frame, rp, true);
@@ -205,29 +214,116 @@ static unsigned int fargs_ct_minus(const unsigned long *a, unsigned int na,
 	return n;
 }
 
+/* The map with @ct's functions replaced by @ips */
+static struct ftrace_hash *fargs_ct_map_build(struct fargs_ct *ct,
+					      const unsigned long *ips,
+					      unsigned int n)
+{
+	struct ftrace_func_entry *entry;
+	unsigned int i, total = n;
+	struct ftrace_hash *map;
+	struct fargs_ct *o;
+
+	list_for_each_entry(o, &fargs_ct_list, list)
+		total += o == ct ? 0 : o->nr_att;
+	map = alloc_ftrace_hash(min(fls(total), 12));
+	if (!map)
+		return NULL;
+	list_for_each_entry(o, &fargs_ct_list, list) {
+		const unsigned long *att = o == ct ? ips : o->att;
+		unsigned int nr = o == ct ? n : o->nr_att;
+
+		for (i = 0; i < nr; i++) {
+			entry = add_hash_entry(map, att[i]);
+			if (!entry) {
+				free_ftrace_hash(map);
+				return NULL;
+			}
+			entry->direct = (unsigned long)o->tr;
+		}
+	}
+	return map;
+}
+
+/* Publish @map; the previous one is freed once no reader can hold it. */
+static void fargs_ct_map_publish(struct ftrace_hash *map)
+{
+	struct ftrace_hash *old;
+
+	if (map->count)
+		static_branch_enable(&fargs_ct_active);
+	old = rcu_replace_pointer(fargs_ct_map, map,
+				  lockdep_is_held(&fargs_ct_mutex));
+	if (!map->count)
+		static_branch_disable(&fargs_ct_active);
+	synchronize_rcu();
+	free_ftrace_hash(old);
+}
+
+/* The batch's owner name in direct_functions */
+static void fargs_ct_owner(struct fargs_ct *ct, char *buf, size_t size)
+{
+	char *c;
+
+	if (!ct->tr->name) {
+		strscpy(buf, "set_ftrace_direct_multi", size);
+		return;
+	}
+	snprintf(buf, size, "set_ftrace_direct_multi@%s", ct->tr->name);
+	for (c = buf; *c; c++) {
+		if (!isgraph(*c))
+			*c = '_';
+	}
+}
+
 /*
  * Make the attached set what it should be: the selection while the tracer
- * runs, nothing otherwise.  One batch update per direction.
+ * runs, nothing otherwise, in one batch update.  Functions leave the map
+ * before they are detached, and join it once they are attached, so that
+ * the tracer's callback records them meanwhile.
  */
-static int fargs_ct_sync_locked(void)
+static int fargs_ct_sync_locked(struct fargs_ct *ct)
 {
-	unsigned int nr_target = fargs_ct_tr ? fargs_ct_nr_sel : 0;
+	unsigned int nr_target = ct->running ? ct->nr_sel : 0;
+	struct ftrace_hash *mid = NULL, *final = NULL;
 	struct ftrace_direct_pair *pairs = NULL;
-	unsigned long *del = NULL, *add = NULL;
-	unsigned int i, nr_del, nr_add;
+	unsigned long *del, *add, *att = NULL;
+	unsigned int i, nr_del, nr_add, nr_att;
+	char owner[64];
 	int err = -ENOMEM;
 
-	del = kvmalloc_array(fargs_ct_nr_att + 1, sizeof(*del), GFP_KERNEL);
+	del = kvmalloc_array(ct->nr_att + 1, sizeof(*del), GFP_KERNEL);
 	add = kvmalloc_array(nr_target + 1, sizeof(*add), GFP_KERNEL);
 	if (!del || !add)
 		goto out;
-	nr_del = fargs_ct_minus(fargs_ct_att, fargs_ct_nr_att, fargs_ct_sel,
-				nr_target, del);
-	nr_add = fargs_ct_minus(fargs_ct_sel, nr_target, fargs_ct_att,
-				fargs_ct_nr_att, add);
-	pairs = kvmalloc_array(nr_add + 1, sizeof(*pairs), GFP_KERNEL);
-	if (!pairs)
+	nr_del = fargs_ct_minus(ct->att, ct->nr_att, ct->sel, nr_target, del);
+	nr_add = fargs_ct_minus(ct->sel, nr_target, ct->att, ct->nr_att, add);
+	err = 0;
+	if (!nr_del && !nr_add)
 		goto out;
+
+	err = -ENOMEM;
+	pairs = kvmalloc_array(nr_add + 1, sizeof(*pairs), GFP_KERNEL);
+	att = kvmalloc_array(ct->nr_att + nr_add + 1, sizeof(*att), GFP_KERNEL);
+	if (!pairs || !att)
+		goto out;
+	nr_att = fargs_ct_minus(ct->att, ct->nr_att, del, nr_del, att);
+	mid = fargs_ct_map_build(ct, att, nr_att);
+	memcpy(att + nr_att, add, nr_add * sizeof(*att));
+	nr_att += nr_add;
+	sort(att, nr_att, sizeof(*att), fargs_ct_cmp, NULL);
+	final = fargs_ct_map_build(ct, att, nr_att);
+	if (!mid || !final)
+		goto out;
+	if (!ct->batch) {
+		fargs_ct_owner(ct, owner, sizeof(owner));
+		ct->batch = ftrace_direct_batch_alloc(owner);
+		if (IS_ERR(ct->batch)) {
+			err = PTR_ERR(ct->batch);
+			ct->batch = NULL;
+			goto out;
+		}
+	}
 	for (i = 0; i < nr_add; i++) {
 		pairs[i].ip = add[i];
 		pairs[i].addr = (unsigned long)fargs_ct_tramp;
@@ -239,64 +335,68 @@ static int fargs_ct_sync_locked(void)
 	}
 
 	if (nr_del) {
-		err = ftrace_direct_batch_remove(fargs_ct_batch, del, nr_del);
-		if (err)
-			goto out;
-		fargs_ct_nr_att = fargs_ct_minus(fargs_ct_att, fargs_ct_nr_att,
-						 del, nr_del, fargs_ct_att);
+		fargs_ct_map_publish(mid);
+		mid = NULL;
 	}
-	err = 0;
-	if (nr_add) {
-		unsigned long *att;
-
-		att = kvmalloc_array(fargs_ct_nr_att + nr_add, sizeof(*att),
-				     GFP_KERNEL);
-		err = -ENOMEM;
-		if (!att)
-			goto out;
-		err = ftrace_direct_batch_add(fargs_ct_batch, pairs, nr_add);
-		if (err) {
-			kvfree(att);
-			goto out;
+	err = ftrace_direct_batch_update(ct->batch, pairs, nr_add, del, nr_del);
+	if (err) {
+		/* Nothing changed: the map is what it was. */
+		if (!mid) {
+			mid = fargs_ct_map_build(ct, ct->att, ct->nr_att);
+			if (!WARN_ON(!mid))
+				fargs_ct_map_publish(mid);
+			mid = NULL;
 		}
-		memcpy(att, fargs_ct_att, fargs_ct_nr_att * sizeof(*att));
-		memcpy(att + fargs_ct_nr_att, add, nr_add * sizeof(*att));
-		fargs_ct_nr_att += nr_add;
-		sort(att, fargs_ct_nr_att, sizeof(*att), fargs_ct_cmp, NULL);
-		kvfree(fargs_ct_att);
-		fargs_ct_att = att;
+		goto out;
 	}
+	fargs_ct_map_publish(final);
+	final = NULL;
+	swap(ct->att, att);
+	ct->nr_att = nr_att;
 out:
-	if (fargs_ct_nr_att)
-		static_branch_enable(&fargs_ct_active);
-	else
-		static_branch_disable(&fargs_ct_active);
+	free_ftrace_hash(mid);
+	free_ftrace_hash(final);
+	kvfree(att);
 	kvfree(pairs);
 	kvfree(add);
 	kvfree(del);
 	return err;
 }
 
+static struct fargs_ct *fargs_ct_of(struct trace_array *tr)
+{
+	struct fargs_ct *ct;
+
+	list_for_each_entry(ct, &fargs_ct_list, list) {
+		if (ct->tr == tr)
+			return ct;
+	}
+	return NULL;
+}
+
 /**
  * fargs_ct_start - function_args starts on @tr
  * @tr: the instance
  *
- * Attaches the selected functions when @tr is the top-level instance.
+ * Attaches the functions selected in the instance's
+ * set_ftrace_direct_multi.
  *
  * Return: 0, or the error of the batch update.
  */
 int fargs_ct_start(struct trace_array *tr)
 {
+	struct fargs_ct *ct;
 	int err = 0;
 
-	if (!(tr->flags & TRACE_ARRAY_FL_GLOBAL) || !fargs_ct_batch)
-		return 0;
 	mutex_lock(&fargs_ct_mutex);
-	WRITE_ONCE(fargs_ct_tr, tr);
-	err = fargs_ct_sync_locked();
-	if (err) {
-		WRITE_ONCE(fargs_ct_tr, NULL);
-		fargs_ct_sync_locked();
+	ct = fargs_ct_of(tr);
+	if (ct) {
+		ct->running = true;
+		err = fargs_ct_sync_locked(ct);
+		if (err) {
+			ct->running = false;
+			fargs_ct_sync_locked(ct);
+		}
 	}
 	mutex_unlock(&fargs_ct_mutex);
 	return err;
@@ -308,10 +408,13 @@ int fargs_ct_start(struct trace_array *tr)
  */
 void fargs_ct_stop(struct trace_array *tr)
 {
+	struct fargs_ct *ct;
+
 	mutex_lock(&fargs_ct_mutex);
-	if (fargs_ct_tr == tr) {
-		WRITE_ONCE(fargs_ct_tr, NULL);
-		WARN_ON(fargs_ct_sync_locked());
+	ct = fargs_ct_of(tr);
+	if (ct && ct->running) {
+		ct->running = false;
+		WARN_ON(fargs_ct_sync_locked(ct));
 	}
 	mutex_unlock(&fargs_ct_mutex);
 }
@@ -332,28 +435,30 @@ static const char * const fargs_ct_errs[] = {
 
 /* Per open file: the selection it builds, from the old one or from none */
 struct fargs_ct_file {
+	struct fargs_ct		*ct;
 	struct ftrace_ops	*ops;
 	bool			written;
 };
 
 static int fargs_ct_show(struct seq_file *m, void *v)
 {
+	struct fargs_ct *ct = m->private;
 	unsigned int i;
 
 	mutex_lock(&fargs_ct_mutex);
-	for (i = 0; i < fargs_ct_nr_sel; i++)
-		seq_printf(m, "%ps\n", (void *)fargs_ct_sel[i]);
+	for (i = 0; i < ct->nr_sel; i++)
+		seq_printf(m, "%ps\n", (void *)ct->sel[i]);
 	mutex_unlock(&fargs_ct_mutex);
 	return 0;
 }
 
-/* Make the selection the functions of @ops' filter */
-static int fargs_ct_commit(struct ftrace_ops *ops)
+/* Make the selection of @ct the functions of @ops' filter */
+static int fargs_ct_commit(struct fargs_ct *ct, struct ftrace_ops *ops)
 {
 	struct ftrace_hash *hash = ops->func_hash ?
 				   ops->func_hash->filter_hash : NULL;
-	unsigned long *sel = NULL, *old = fargs_ct_sel;
-	unsigned int i, n = 0, nr_old = fargs_ct_nr_sel;
+	unsigned long *sel = NULL, *old = ct->sel;
+	unsigned int i, n = 0, nr_old = ct->nr_sel;
 	struct ftrace_func_entry *entry;
 	int err;
 
@@ -368,14 +473,13 @@ static int fargs_ct_commit(struct ftrace_ops *ops)
 		sort(sel, n, sizeof(*sel), fargs_ct_cmp, NULL);
 	}
 
-	fargs_ct_sel = sel;
-	fargs_ct_nr_sel = n;
-	err = fargs_ct_sync_locked();
+	ct->sel = sel;
+	ct->nr_sel = n;
+	err = fargs_ct_sync_locked(ct);
 	if (err) {
-		/* Keep the previous selection, and what it attached. */
-		fargs_ct_sel = old;
-		fargs_ct_nr_sel = nr_old;
-		fargs_ct_sync_locked();
+		/* Keep the previous selection; nothing was attached. */
+		ct->sel = old;
+		ct->nr_sel = nr_old;
 		kvfree(sel);
 		return err;
 	}
@@ -418,41 +522,51 @@ static int fargs_ct_apply(struct ftrace_ops *ops, const char *tok)
 
 static int fargs_ct_open(struct inode *inode, struct file *file)
 {
+	struct fargs_ct *ct = inode->i_private;
 	struct fargs_ct_file *f;
 	int ret;
 
-	ret = security_locked_down(LOCKDOWN_TRACEFS);
+	/* The instance stays while the file is open, and so does @ct. */
+	ret = tracing_check_open_get_tr(ct->tr);
 	if (ret)
 		return ret;
+	ret = -EINVAL;
 	if ((file->f_mode & FMODE_READ) && (file->f_mode & FMODE_WRITE))
-		return -EINVAL;
-	if (file->f_mode & FMODE_READ)
-		return single_open(file, fargs_ct_show, NULL);
-
-	f = kzalloc(sizeof(*f), GFP_KERNEL);
-	if (f)
-		f->ops = kzalloc(sizeof(*f->ops), GFP_KERNEL);
-	if (!f || !f->ops) {
-		kfree(f);
-		return -ENOMEM;
+		goto put;
+	if (file->f_mode & FMODE_READ) {
+		ret = single_open(file, fargs_ct_show, ct);
+		goto out;
 	}
+
+	ret = -ENOMEM;
+	f = kzalloc(sizeof(*f), GFP_KERNEL);
+	if (!f)
+		goto put;
+	f->ct = ct;
+	f->ops = kzalloc(sizeof(*f->ops), GFP_KERNEL);
+	if (!f->ops)
+		goto free;
 	/* '>' starts from nothing, '>>' from the current selection. */
 	mutex_lock(&fargs_ct_mutex);
 	if (file->f_flags & O_TRUNC && !(file->f_flags & O_APPEND))
 		ret = ftrace_set_filter_ips(f->ops, NULL, 0, 0, 1);
 	else
-		ret = ftrace_set_filter_ips(f->ops, fargs_ct_sel,
-					    fargs_ct_nr_sel, 0, 1);
+		ret = ftrace_set_filter_ips(f->ops, ct->sel, ct->nr_sel, 0, 1);
 	mutex_unlock(&fargs_ct_mutex);
 	if (ret) {
 		ftrace_free_filter(f->ops);
-		kfree(f->ops);
-		kfree(f);
-		return ret;
+		goto free;
 	}
 	f->written = file->f_flags & O_TRUNC && !(file->f_flags & O_APPEND);
 	file->private_data = f;
 	return 0;
+free:
+	kfree(f->ops);
+	kfree(f);
+put:
+	trace_array_put(ct->tr);
+out:
+	return ret;
 }
 
 static ssize_t fargs_ct_write(struct file *file, const char __user *ubuf,
@@ -478,7 +592,7 @@ static ssize_t fargs_ct_write(struct file *file, const char __user *ubuf,
 			continue;
 		err = fargs_ct_apply(f->ops, tok);
 		if (err) {
-			tracing_log_err(NULL, "set_ftrace_direct_multi", tok,
+			tracing_log_err(f->ct->tr, "set_ftrace_direct_multi", tok,
 					(const char **)fargs_ct_errs,
 					FARGS_CT_ERR_NO_MATCH, 0);
 			break;
@@ -486,9 +600,9 @@ static ssize_t fargs_ct_write(struct file *file, const char __user *ubuf,
 	}
 	/* Then commit it: a failure keeps the selection there was. */
 	if (!err) {
-		err = fargs_ct_commit(f->ops);
+		err = fargs_ct_commit(f->ct, f->ops);
 		if (err)
-			tracing_log_err(NULL, "set_ftrace_direct_multi", "",
+			tracing_log_err(f->ct->tr, "set_ftrace_direct_multi", "",
 					(const char **)fargs_ct_errs,
 					err == -EBUSY ? FARGS_CT_ERR_BUSY :
 					FARGS_CT_ERR_ATTACH, 0);
@@ -505,20 +619,24 @@ static ssize_t fargs_ct_write(struct file *file, const char __user *ubuf,
 
 static int fargs_ct_release(struct inode *inode, struct file *file)
 {
+	struct fargs_ct *ct = inode->i_private;
 	struct fargs_ct_file *f = file->private_data;
 
-	if (file->f_mode & FMODE_READ)
+	if (file->f_mode & FMODE_READ) {
+		trace_array_put(ct->tr);
 		return single_release(inode, file);
+	}
 
 	/* "> set_ftrace_direct_multi" with nothing written empties it. */
 	if (f->written) {
 		mutex_lock(&fargs_ct_mutex);
-		WARN_ON(fargs_ct_commit(f->ops));
+		WARN_ON(fargs_ct_commit(ct, f->ops));
 		mutex_unlock(&fargs_ct_mutex);
 	}
 	ftrace_free_filter(f->ops);
 	kfree(f->ops);
 	kfree(f);
+	trace_array_put(ct->tr);
 	return 0;
 }
 
@@ -537,17 +655,45 @@ static const struct file_operations fargs_ct_fops = {
 	.release	= fargs_ct_release,
 };
 
-static __init int fargs_ct_init(void)
+/**
+ * fargs_ct_init_tracefs - give an instance its set_ftrace_direct_multi
+ * @tr: the new instance, or the top-level one
+ * @d: its directory
+ */
+void fargs_ct_init_tracefs(struct trace_array *tr, struct dentry *d)
 {
-	fargs_ct_batch = ftrace_direct_batch_alloc("set_ftrace_direct_multi");
-	if (IS_ERR(fargs_ct_batch)) {
-		fargs_ct_batch = NULL;
-		return 0;
-	}
-	if (tracing_init_dentry())
-		return 0;
-	trace_create_file("set_ftrace_direct_multi", TRACE_MODE_WRITE, NULL,
-			  NULL, &fargs_ct_fops);
-	return 0;
+	struct fargs_ct *ct;
+
+	ct = kzalloc(sizeof(*ct), GFP_KERNEL);
+	if (!ct)
+		return;
+	ct->tr = tr;
+	mutex_lock(&fargs_ct_mutex);
+	list_add_tail(&ct->list, &fargs_ct_list);
+	mutex_unlock(&fargs_ct_mutex);
+	trace_create_file("set_ftrace_direct_multi", TRACE_MODE_WRITE, d, ct,
+			  &fargs_ct_fops);
 }
-fs_initcall(fargs_ct_init);
+
+/**
+ * fargs_ct_remove_instance - an instance goes away
+ * @tr: the instance, whose tracer is nop by now
+ */
+void fargs_ct_remove_instance(struct trace_array *tr)
+{
+	struct fargs_ct *ct;
+
+	mutex_lock(&fargs_ct_mutex);
+	ct = fargs_ct_of(tr);
+	if (ct) {
+		WARN_ON(ct->nr_att);
+		list_del(&ct->list);
+	}
+	mutex_unlock(&fargs_ct_mutex);
+	if (!ct)
+		return;
+	ftrace_direct_batch_free(ct->batch);
+	kvfree(ct->sel);
+	kvfree(ct->att);
+	kfree(ct);
+}

@@ -20,22 +20,21 @@
  * See Documentation/trace/function-args.rst
  */
 #include <linux/linkage.h>
+#include <asm/asm-offsets.h>
+#include <asm/ptrace.h>
+#include <asm/ftrace.h>
 #include <asm/nospec-branch.h>
 #include <asm/unwind_hints.h>
 #include <asm/orc_types.h>
 
-/* struct fargs_ct_frame in kernel/trace/trace_function_args.h */
-#define CT_RDI		0
-#define CT_RSI		8
-#define CT_RDX		16
-#define CT_RCX		24
-#define CT_R8		32
-#define CT_R9		40
-#define CT_RAX		48
-#define CT_RET0		56
-#define CT_RET1		64
-#define CT_T0		72
-#define CT_SIZE		80
+/*
+ * struct fargs_ct_frame in kernel/trace/trace_function_args.h: ftrace_regs
+ * (a struct pt_regs, at the offsets RDI, RSI, ... of <asm/ptrace-abi.h>),
+ * then the return value and the entry time.
+ */
+#define CT_RET0		(PTREGS_SIZE)
+#define CT_RET1		(PTREGS_SIZE + 8)
+#define CT_SIZE		(PTREGS_SIZE + 24)
 
 	.code64
 	.section .text, "ax"
@@ -45,13 +44,23 @@ SYM_FUNC_START(fargs_ct_tramp)
 	movq	%rsp, %rbp
 	CALL_DEPTH_ACCOUNT
 	subq	$CT_SIZE, %rsp
-	movq	%rdi, CT_RDI(%rsp)
-	movq	%rsi, CT_RSI(%rsp)
-	movq	%rdx, CT_RDX(%rsp)
-	movq	%rcx, CT_RCX(%rsp)
-	movq	%r8, CT_R8(%rsp)
-	movq	%r9, CT_R9(%rsp)
-	movq	%rax, CT_RAX(%rsp)
+	movq	%rdi, RDI(%rsp)
+	movq	%rsi, RSI(%rsp)
+	movq	%rdx, RDX(%rsp)
+	movq	%rcx, RCX(%rsp)
+	movq	%r8, R8(%rsp)
+	movq	%r9, R9(%rsp)
+	movq	%rax, RAX(%rsp)
+	/* ip, sp (at P: stack arguments are above it) and rbp, as ftrace_caller */
+	movq	8(%rbp), %rdi
+	subq	$MCOUNT_INSN_SIZE, %rdi
+	movq	%rdi, RIP(%rsp)
+	leaq	16(%rbp), %rdi
+	movq	%rdi, RSP(%rsp)
+	movq	(%rbp), %rdi
+	movq	%rdi, RBP(%rsp)
+	/* Not a full pt_regs: arch_ftrace_get_regs() gives NULL */
+	movq	$0, CS(%rsp)
 
 	movq	%rsp, %rdi
 	leaq	8(%rbp), %rsi
@@ -59,13 +68,13 @@ SYM_FUNC_START(fargs_ct_tramp)
 	testl	%eax, %eax
 
 	/* movs leave the flags alone */
-	movq	CT_RDI(%rsp), %rdi
-	movq	CT_RSI(%rsp), %rsi
-	movq	CT_RDX(%rsp), %rdx
-	movq	CT_RCX(%rsp), %rcx
-	movq	CT_R8(%rsp), %r8
-	movq	CT_R9(%rsp), %r9
-	movq	CT_RAX(%rsp), %rax
+	movq	RDI(%rsp), %rdi
+	movq	RSI(%rsp), %rsi
+	movq	RDX(%rsp), %rdx
+	movq	RCX(%rsp), %rcx
+	movq	R8(%rsp), %r8
+	movq	R9(%rsp), %r9
+	movq	RAX(%rsp), %rax
 	jnz	.Lct_call
 
 	/* Entry only: back into the function */
