@@ -27,6 +27,10 @@
 #define FARGS_FL_STRINGS	0x01
 #define FARGS_FL_RAW		0x02
 #define FARGS_FL_NO_MODEL	0x04
+#define FARGS_FL_RET		0x08
+#define FARGS_FL_ENTRY_ONLY	0x10
+/* A FARGS_FL_RET record: the return value (two words), the duration in ns */
+#define FARGS_RET_WORDS		3
 #define FARGS_REASON_SHIFT	8
 
 enum { FARGS_STR_OK, FARGS_STR_TRUNCATED, FARGS_STR_FAULT, FARGS_STR_NULL };
@@ -64,6 +68,8 @@ struct model {
 	unsigned int		nr_args;
 	unsigned int		nr_words;
 	struct arg		args[MAX_ARGS];
+	/* the return value; name NULL for void, "" for a type not printed */
+	struct arg		ret;
 	struct model		*next;
 };
 
@@ -238,6 +244,8 @@ static void build_model(struct model *m, const char *name)
 	m->nr_args = i;
 	m->nr_words = word;
 	m->btf = btf;
+	if (proto->type && !classify(btf, proto->type, &m->ret))
+		m->ret.name = "";
 }
 
 static struct model *get_model(struct tep_handle *tep, unsigned long long ip)
@@ -471,8 +479,8 @@ static void print_sym(struct trace_seq *s, struct tep_handle *tep,
 static int fargs_handler(struct trace_seq *s, struct tep_record *record,
 			 struct tep_event *event, void *context)
 {
-	unsigned long long ip, parent, flags, nr_words;
-	unsigned long long words[2 * MAX_ARGS];
+	unsigned long long ip, parent, flags, nr_words, nr_read;
+	unsigned long long words[2 * MAX_ARGS + FARGS_RET_WORDS];
 	struct tep_format_field *field;
 	const char *end = (const char *)record->data + record->size;
 	const char *str = NULL;
@@ -487,10 +495,14 @@ static int fargs_handler(struct trace_seq *s, struct tep_record *record,
 	field = tep_find_field(event, "args");
 	if (!field)
 		return 0;
+	nr_read = nr_words + (flags & FARGS_FL_RET ? FARGS_RET_WORDS : 0);
 	if (nr_words > 2 * MAX_ARGS ||
-	    field->offset + nr_words * 8 > (unsigned long long)record->size)
+	    field->offset + nr_read * 8 > (unsigned long long)record->size) {
 		nr_words = 0;
-	for (i = 0; i < nr_words; i++)
+		nr_read = 0;
+		flags &= ~FARGS_FL_RET;
+	}
+	for (i = 0; i < nr_read; i++)
 		words[i] = tep_read_number(event->tep,
 					   (char *)record->data + field->offset + i * 8, 8);
 
@@ -520,10 +532,28 @@ static int fargs_handler(struct trace_seq *s, struct tep_record *record,
 		}
 	}
 	trace_seq_putc(s, ')');
+	/* Call-through: the return value, typed, unless void */
+	if (flags & FARGS_FL_RET) {
+		if (m && m->btf && m->nr_words == nr_words && m->ret.name) {
+			const char *nostr = NULL;
+
+			trace_seq_puts(s, " = ");
+			print_arg(s, m->btf, &m->ret, &words[nr_words], &nostr, end);
+		} else if (!m || !m->btf || m->nr_words != nr_words) {
+			trace_seq_printf(s, " = 0x%llx", words[nr_words]);
+		}
+	}
 	if (parent) {
 		trace_seq_puts(s, " <-");
 		print_sym(s, event->tep, parent);
 	}
+	if (flags & FARGS_FL_RET) {
+		unsigned long long ns = words[nr_words + 2];
+
+		trace_seq_printf(s, " (%llu.%03llu us)", ns / 1000, ns % 1000);
+	}
+	if (flags & FARGS_FL_ENTRY_ONLY)
+		trace_seq_puts(s, " [entry only: stack arguments]");
 	if (flags & FARGS_FL_NO_MODEL) {
 		trace_seq_puts(s, " [raw: no model]");
 	} else if (flags & FARGS_FL_RAW) {
