@@ -101,7 +101,12 @@ $(TOOLS_OUT)/fta-bench: tools/testing/ftrace-args/bench/fta-bench.c
 	@mkdir -p $(TOOLS_OUT)
 	$(CC) $(TOOL_CFLAGS) -o $@ $<
 
-tools: tree $(TOOLS_OUT)/fta-bench
+# An empty BPF fentry program per function, for the direct_functions tests
+$(TOOLS_OUT)/fta-fentry: tools/testing/ftrace-args/fentry/fta-fentry.c
+	@mkdir -p $(TOOLS_OUT)
+	$(CC) $(TOOL_CFLAGS) -o $@ $< -lbpf
+
+tools: tree $(TOOLS_OUT)/fta-bench $(TOOLS_OUT)/fta-fentry
 	@+$(MAKE) -s -C tools/tracing/ftrace-args OUTPUT=$(TOOLS_OUT)/
 
 # --- guest --------------------------------------------------------------------
