@@ -374,6 +374,29 @@ static struct fargs_ct *fargs_ct_of(struct trace_array *tr)
 	return NULL;
 }
 
+enum {
+	FARGS_CT_ERR_NO_MATCH,
+	FARGS_CT_ERR_BUSY,
+	FARGS_CT_ERR_ATTACH,
+};
+
+static const char * const fargs_ct_errs[] = {
+	[FARGS_CT_ERR_NO_MATCH]	= "No traceable function matches",
+	[FARGS_CT_ERR_BUSY]	= "A selected function has another direct trampoline",
+	[FARGS_CT_ERR_ATTACH]	= "Attaching the selection failed",
+};
+
+/* An error_log line for @tr's set_ftrace_direct_multi */
+static void fargs_ct_log_err(struct trace_array *tr, const char *cmd, int err)
+{
+	int type = FARGS_CT_ERR_NO_MATCH;
+
+	if (err != -EINVAL)
+		type = err == -EBUSY ? FARGS_CT_ERR_BUSY : FARGS_CT_ERR_ATTACH;
+	tracing_log_err(tr, "set_ftrace_direct_multi", cmd,
+			(const char **)fargs_ct_errs, type, 0);
+}
+
 /**
  * fargs_ct_start - function_args starts on @tr
  * @tr: the instance
@@ -396,6 +419,7 @@ int fargs_ct_start(struct trace_array *tr)
 		if (err) {
 			ct->running = false;
 			fargs_ct_sync_locked(ct);
+			fargs_ct_log_err(tr, "", err);
 		}
 	}
 	mutex_unlock(&fargs_ct_mutex);
@@ -420,18 +444,6 @@ void fargs_ct_stop(struct trace_array *tr)
 }
 
 /* ---- tracefs: set_ftrace_direct_multi ------------------------------------ */
-
-enum {
-	FARGS_CT_ERR_NO_MATCH,
-	FARGS_CT_ERR_BUSY,
-	FARGS_CT_ERR_ATTACH,
-};
-
-static const char * const fargs_ct_errs[] = {
-	[FARGS_CT_ERR_NO_MATCH]	= "No traceable function matches",
-	[FARGS_CT_ERR_BUSY]	= "A selected function has another direct trampoline",
-	[FARGS_CT_ERR_ATTACH]	= "Attaching the selection failed",
-};
 
 /* Per open file: the selection it builds, from the old one or from none */
 struct fargs_ct_file {
@@ -592,9 +604,7 @@ static ssize_t fargs_ct_write(struct file *file, const char __user *ubuf,
 			continue;
 		err = fargs_ct_apply(f->ops, tok);
 		if (err) {
-			tracing_log_err(f->ct->tr, "set_ftrace_direct_multi", tok,
-					(const char **)fargs_ct_errs,
-					FARGS_CT_ERR_NO_MATCH, 0);
+			fargs_ct_log_err(f->ct->tr, tok, err);
 			break;
 		}
 	}
@@ -602,10 +612,7 @@ static ssize_t fargs_ct_write(struct file *file, const char __user *ubuf,
 	if (!err) {
 		err = fargs_ct_commit(f->ct, f->ops);
 		if (err)
-			tracing_log_err(f->ct->tr, "set_ftrace_direct_multi", "",
-					(const char **)fargs_ct_errs,
-					err == -EBUSY ? FARGS_CT_ERR_BUSY :
-					FARGS_CT_ERR_ATTACH, 0);
+			fargs_ct_log_err(f->ct->tr, "", err);
 	}
 	/* Committed, or failed: either way nothing is left for release. */
 	f->written = false;
