@@ -18,16 +18,14 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 
-static int attach(const struct btf *btf, const char *func)
+static int attach_fentry(const struct btf *btf, const char *func)
 {
 	/* r0 = 0; exit */
 	const struct bpf_insn insns[] = {
 		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
 		{ .code = BPF_JMP | BPF_EXIT },
 	};
-	LIBBPF_OPTS(bpf_prog_load_opts, opts,
-		.expected_attach_type = BPF_TRACE_FENTRY,
-	);
+	LIBBPF_OPTS(bpf_prog_load_opts, opts);
 	int id, prog, link;
 
 	id = btf__find_by_name_kind(btf, func, BTF_KIND_FUNC);
@@ -35,6 +33,7 @@ static int attach(const struct btf *btf, const char *func)
 		fprintf(stderr, "fta-fentry: %s: not in vmlinux BTF\n", func);
 		return -1;
 	}
+	opts.expected_attach_type = BPF_TRACE_FENTRY;
 	opts.attach_btf_id = id;
 	prog = bpf_prog_load(BPF_PROG_TYPE_TRACING, "fta_fentry", "GPL",
 			     insns, 2, &opts);
@@ -71,7 +70,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	for (i = 1; strcmp(argv[i], "--"); i++) {
-		if (attach(btf, argv[i]))
+		if (attach_fentry(btf, argv[i]))
 			return 2;
 	}
 
