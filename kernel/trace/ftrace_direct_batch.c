@@ -436,31 +436,6 @@ void ftrace_direct_batch_free(struct ftrace_direct_batch *batch)
 }
 EXPORT_SYMBOL_GPL(ftrace_direct_batch_free);
 
-/*
- * Check the requests, then attach @add and detach @del in one update.
- * Both lists may be given; at least one must be.
- */
-static int fdb_update(struct ftrace_direct_batch *batch,
-		      const struct ftrace_direct_pair *add, unsigned int nr_add,
-		      const unsigned long *del, unsigned int nr_del)
-{
-	struct ftrace_hash *areq = NULL, *dreq = NULL;
-	int err = -EINVAL;
-
-	if (!nr_add && !nr_del)
-		return -EINVAL;
-	mutex_lock(&direct_mutex);
-	err = nr_del ? fdb_request(batch, NULL, del, nr_del, true, &dreq) : 0;
-	if (!err && nr_add)
-		err = fdb_request(batch, add, NULL, nr_add, false, &areq);
-	if (!err)
-		err = fdb_update_locked(batch, areq, dreq);
-	mutex_unlock(&direct_mutex);
-	free_ftrace_hash(areq);
-	free_ftrace_hash(dreq);
-	return err;
-}
-
 /**
  * ftrace_direct_batch_update - attach and detach in one ftrace update
  * @batch: the owner
@@ -498,7 +473,22 @@ int ftrace_direct_batch_update(struct ftrace_direct_batch *batch,
 			       unsigned int nr_add,
 			       const unsigned long *del, unsigned int nr_del)
 {
-	return fdb_update(batch, add, nr_add, del, nr_del);
+	struct ftrace_hash *areq = NULL, *dreq = NULL;
+	int err;
+
+	if (!nr_add && !nr_del)
+		return -EINVAL;
+	mutex_lock(&direct_mutex);
+	/* Check every function of both lists before anything changes. */
+	err = nr_del ? fdb_request(batch, NULL, del, nr_del, true, &dreq) : 0;
+	if (!err && nr_add)
+		err = fdb_request(batch, add, NULL, nr_add, false, &areq);
+	if (!err)
+		err = fdb_update_locked(batch, areq, dreq);
+	mutex_unlock(&direct_mutex);
+	free_ftrace_hash(areq);
+	free_ftrace_hash(dreq);
+	return err;
 }
 EXPORT_SYMBOL_GPL(ftrace_direct_batch_update);
 
@@ -518,7 +508,7 @@ int ftrace_direct_batch_add(struct ftrace_direct_batch *batch,
 			    const struct ftrace_direct_pair *pairs,
 			    unsigned int cnt)
 {
-	return fdb_update(batch, pairs, cnt, NULL, 0);
+	return ftrace_direct_batch_update(batch, pairs, cnt, NULL, 0);
 }
 EXPORT_SYMBOL_GPL(ftrace_direct_batch_add);
 
@@ -538,7 +528,7 @@ EXPORT_SYMBOL_GPL(ftrace_direct_batch_add);
 int ftrace_direct_batch_remove(struct ftrace_direct_batch *batch,
 			       const unsigned long *ips, unsigned int cnt)
 {
-	return fdb_update(batch, NULL, 0, ips, cnt);
+	return ftrace_direct_batch_update(batch, NULL, 0, ips, cnt);
 }
 EXPORT_SYMBOL_GPL(ftrace_direct_batch_remove);
 

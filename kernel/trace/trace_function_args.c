@@ -686,22 +686,20 @@ static int fargs_init(struct trace_array *tr)
 	tracing_start_cmdline_record();
 	tr->function_enabled = 0;
 	ret = register_ftrace_function(tr->ops);
-	if (ret) {
-		tracing_stop_cmdline_record();
-		ftrace_reset_array_ops(tr);
-		tr->ops->flags &= ~FTRACE_OPS_FL_ARGS;
-		return ret;
-	}
+	if (ret)
+		goto out;
 	ret = fargs_ct_start(tr);
 	if (ret) {
 		unregister_ftrace_function(tr->ops);
-		tracing_stop_cmdline_record();
-		ftrace_reset_array_ops(tr);
-		tr->ops->flags &= ~FTRACE_OPS_FL_ARGS;
-		return ret;
+		goto out;
 	}
 	tr->function_enabled = 1;
 	return 0;
+out:
+	tracing_stop_cmdline_record();
+	ftrace_reset_array_ops(tr);
+	tr->ops->flags &= ~FTRACE_OPS_FL_ARGS;
+	return ret;
 }
 
 static void fargs_reset(struct trace_array *tr)

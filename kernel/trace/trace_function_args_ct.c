@@ -308,12 +308,17 @@ static int fargs_ct_sync_locked(struct fargs_ct *ct)
 	if (!pairs || !att)
 		goto out;
 	nr_att = fargs_ct_minus(ct->att, ct->nr_att, del, nr_del, att);
-	mid = fargs_ct_map_build(ct, att, nr_att);
+	/* The map without the detached functions, for the way there */
+	if (nr_del) {
+		mid = fargs_ct_map_build(ct, att, nr_att);
+		if (!mid)
+			goto out;
+	}
 	memcpy(att + nr_att, add, nr_add * sizeof(*att));
 	nr_att += nr_add;
 	sort(att, nr_att, sizeof(*att), fargs_ct_cmp, NULL);
 	final = fargs_ct_map_build(ct, att, nr_att);
-	if (!mid || !final)
+	if (!final)
 		goto out;
 	if (!ct->batch) {
 		fargs_ct_owner(ct, owner, sizeof(owner));
@@ -334,14 +339,14 @@ static int fargs_ct_sync_locked(struct fargs_ct *ct)
 		ftrace_args_prepare(add[i]);
 	}
 
-	if (nr_del) {
+	if (mid) {
 		fargs_ct_map_publish(mid);
 		mid = NULL;
 	}
 	err = ftrace_direct_batch_update(ct->batch, pairs, nr_add, del, nr_del);
 	if (err) {
 		/* Nothing changed: the map is what it was. */
-		if (!mid) {
+		if (nr_del) {
 			mid = fargs_ct_map_build(ct, ct->att, ct->nr_att);
 			if (!WARN_ON(!mid))
 				fargs_ct_map_publish(mid);
