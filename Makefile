@@ -15,6 +15,10 @@ STAGE		:= $(FTA_CACHE)/stage
 MODROOT		:= $(FTA_CACHE)/modroot
 BPFSEL		:= $(FTA_CACHE)/bpf-selftests
 export FTA_CACHE
+# The start of this make run: build/phase-time.sh times its phases from it.
+FTA_RUN_START	?= $(shell date +%s)
+export FTA_RUN_START
+PHASE		:= build/phase-time.sh
 export CCACHE_DIR ?= $(FTA_CACHE)/ccache
 export KBUILD_BUILD_USER := ftrace-args
 export KBUILD_BUILD_HOST := build
@@ -22,10 +26,14 @@ export KBUILD_BUILD_HOST := build
 VMRUN		:= $(REPO)/tools/testing/vm/vm-run
 KMAKE		:= $(MAKE) -C $(SRC) O=$(OBJ) CC="ccache gcc" -j$(JOBS)
 KERNEL		:= $(OBJ)/arch/x86/boot/bzImage
+# The bench kernel: the same tree, a production-like config, its own output.
+BOBJ		:= $(FTA_CACHE)/obj-bench
+BMODROOT	:= $(FTA_CACHE)/modroot-bench
+BKERNEL		:= $(BOBJ)/arch/x86/boot/bzImage
 STAMP		:= $(FTA_CACHE)/stamps
 
-.PHONY: all build deps deps-full base tree config kernel modules tools run \
-	shell test test-full bench clean-tree help checkpatch edit-tree
+.PHONY: all build deps deps-full base tree config kernel modules bench-kernel tools run \
+	shell test test-full test-fresh bench clean-tree help checkpatch edit-tree
 
 # One build at a time per FTA_CACHE: `make test` and `make bench` started
 # side by side share the tree, the build output and the installed modules.
@@ -42,32 +50,35 @@ help:
 	@echo "make test       build, then our tests + the upstream ftracetest subset"
 	@echo "make test-full  the whole ftracetest suite + the BPF tracing selftests"
 	@echo "make bench      print the benchmark table (one guest run)"
+	@echo "make deps       install the Debian packages and the base (root; once)"
+	@echo "make deps-full  also those of make test-full (root; once)"
+	@echo "make test-fresh the README's set-up in a new minimal Debian 12 root (root)"
 	@echo "make edit-tree  a quilt tree for editing patches/ (see README.md)"
 	@echo "make checkpatch checkpatch.pl --strict on patches and new files"
 	@echo "Build output lives in FTA_CACHE=$(FTA_CACHE)"
 
 # --- packages and base ------------------------------------------------------
 
-$(STAMP)/deps: build/packages.txt
-	@mkdir -p $(STAMP)
+# No stamp: the check costs a dpkg-query, and a stamp in a root-owned cache
+# would hide a package removed since.  Only an install needs root.
+deps:
 	@build/install-packages.sh build/packages.txt
-	@touch $@
+	@build/fetch-base.sh --install '$(BASE_VERSION)'
+	@$(PHASE) install
 
-$(STAMP)/deps-full: build/packages-full.txt
-	@mkdir -p $(STAMP)
+deps-full: deps
 	@build/install-packages.sh build/packages-full.txt
-	@touch $@
-
-deps: $(STAMP)/deps
-deps-full: $(STAMP)/deps-full
 
 base: deps
+	@build/check-space.sh '$(FTA_CACHE)' $(if $(wildcard $(KERNEL)),2,12) "the build"
 	@build/fetch-base.sh '$(BASE_VERSION)' '$(BASE)'
+	@$(PHASE) base
 
 # The tree is re-synced on every make; assemble.sh is a no-op when no input
 # changed, and otherwise touches only the files whose content changed.
 tree: base
 	@build/assemble.sh '$(BASE)' '$(SRC)' '$(REPO)' '$(STAGE)'
+	@$(PHASE) assemble
 
 # --- kernel -------------------------------------------------------------------
 
@@ -89,8 +100,26 @@ kernel: config
 	@+$(MAKE) -s -C $(SRC) O=$(OBJ) INSTALL_MOD_PATH=$(MODROOT) \
 		INSTALL_MOD_STRIP=1 modules_install >/dev/null
 	@echo "kernel: $(KERNEL) ($$(cat $(OBJ)/include/config/kernel.release))"
+	@$(PHASE) kernel
 
 modules: kernel
+
+# The bench kernel: tinyconfig + build/kernel.config + build/kernel-bench.config.
+$(BOBJ)/.config: build/kernel.config build/kernel-bench.config | tree
+	@mkdir -p $(BOBJ)
+	@echo "config (bench): tinyconfig + build/kernel.config + build/kernel-bench.config"
+	@$(MAKE) -s -C $(SRC) O=$(BOBJ) tinyconfig >/dev/null
+	@cd $(SRC) && scripts/kconfig/merge_config.sh -m -O $(BOBJ) $(BOBJ)/.config \
+		$(REPO)/build/kernel.config $(REPO)/build/kernel-bench.config > $(BOBJ)/merge_config.log
+	@$(MAKE) -s -C $(SRC) O=$(BOBJ) olddefconfig >/dev/null
+	@build/check-config.sh $(REPO)/build/kernel.config $(REPO)/build/kernel-bench.config $(BOBJ)/.config
+
+bench-kernel: tree $(BOBJ)/.config
+	@echo "bench kernel: building in $(BOBJ)"
+	@+$(MAKE) -C $(SRC) O=$(BOBJ) CC="ccache gcc" -j$(JOBS) bzImage modules
+	@+$(MAKE) -s -C $(SRC) O=$(BOBJ) INSTALL_MOD_PATH=$(BMODROOT) \
+		INSTALL_MOD_STRIP=1 modules_install >/dev/null
+	@$(PHASE) bench-kernel
 
 # --- userspace tools ----------------------------------------------------------
 
@@ -108,6 +137,7 @@ $(TOOLS_OUT)/fta-fentry: tools/testing/ftrace-args/fentry/fta-fentry.c
 
 tools: tree $(TOOLS_OUT)/fta-bench $(TOOLS_OUT)/fta-fentry
 	@+$(MAKE) -s -C tools/tracing/ftrace-args OUTPUT=$(TOOLS_OUT)/
+	@$(PHASE) tools
 
 # --- guest --------------------------------------------------------------------
 
@@ -123,8 +153,20 @@ test: all
 test-full: all deps-full
 	@$(REPO)/tools/testing/ftrace-args/run-tests --src $(SRC) --full
 
+# BENCH_KERNEL=test runs the bench on the test kernel (lockdep and all),
+# BENCH_KERNEL=both on the bench kernel and then on the test kernel.
+BENCH_KERNEL	?= bench
 bench: all
-	@$(REPO)/tools/testing/ftrace-args/bench/run-bench
+	@flock $(FTA_CACHE)/build.lock $(MAKE) --no-print-directory bench-kernel
+	@$(REPO)/tools/testing/ftrace-args/bench/run-bench $(BENCH_KERNEL)
+
+# The README's set-up on a fresh Debian 12 root (mmdebstrap), up to `make
+# run`, with an empty FTA_CACHE: run it before a change to build/, the
+# package lists or this Makefile lands.
+FRESH_ROOT	?= /var/tmp/ftrace-args-fresh
+test-fresh:
+	@build/install-packages.sh build/packages-fresh.txt
+	@build/test-fresh.sh '$(REPO)' '$(FRESH_ROOT)' run
 
 # --- development ----------------------------------------------------------------
 

@@ -23,6 +23,8 @@ if [ "$shard" = 0 ]; then
 	"$here/harness.sh" "$release"
 fi
 
+# shellcheck disable=SC1091
+[ -f "$queue/env" ] && . "$queue/env"
 n=0
 mkdir -p /tmp/ftracetest-logs
 for f in "$queue"/*.case; do

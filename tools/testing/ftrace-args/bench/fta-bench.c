@@ -12,7 +12,13 @@
  *	           file in /tmp (tmpfs in the guest; the root is 9p, slow)
  *	  access   faccessat() of the same   do_faccessat()      a user string
  *	           missing file: no struct file to allocate, so cheaper and
- *	           steadier than openat
+ *	           steadier than openat, but the path walk still costs
+ *	           tens of thousands of instructions and varies
+ *	  badmode  faccessat() of the same   do_faccessat()      a user string
+ *	           file with a mode that is not valid: do_faccessat() returns
+ *	           -EINVAL before it looks at the path, so the untraced call
+ *	           costs about what getppid() does, while a tracer still sees
+ *	           (and with funcargs-strings reads) the path string
  *   fta-bench toggle TRACER REPS
  *	Write TRACER, then "nop", to current_tracer REPS times and print the
  *	median time of the enable and of the disable write, and the time of
@@ -106,6 +112,12 @@ static void call_access(void)
 	faccessat(AT_FDCWD, "/tmp/fta-bench-no-such-file", F_OK, 0);
 }
 
+static void call_badmode(void)
+{
+	/* Raw syscall: the C library may check the mode itself. */
+	syscall(SYS_faccessat, AT_FDCWD, "/tmp/fta-bench-no-such-file", 0100);
+}
+
 static const struct {
 	const char *name;
 	void (*call)(void);
@@ -115,6 +127,7 @@ static const struct {
 	{ "futex", call_futex },
 	{ "openat", call_openat },
 	{ "access", call_access },
+	{ "badmode", call_badmode },
 };
 
 static int cmd_loop(long n, const char *workload)

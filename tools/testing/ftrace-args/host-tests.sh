@@ -1,0 +1,160 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# host-tests.sh REPO: host-side tests of the set-up scripts in REPO/build
+# (no guest).  apt-get, apt-cache and id are replaced by stubs on PATH, so
+# the tests install nothing and give the same answers on every machine;
+# dpkg-query is the real one, asked about packages that every Debian
+# system has (dpkg, bash) and names that no Debian system has.
+. "$(dirname "$0")/lib.sh"
+
+repo=$1
+inst=$repo/build/install-packages.sh
+space=$repo/build/check-space.sh
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# The stubs.  apt-cache knows fta-stub-avail-{1,2}; anything else has no
+# candidate.  apt-get logs its arguments, and fails "update" when
+# STUB_OFFLINE is set.  id -u prints STUB_UID (default 0).
+stubs=$tmp/bin
+mkdir -p "$stubs"
+cat > "$stubs/apt-cache" <<'EOF'
+#!/bin/bash
+[ "$1" = policy ] || exit 1
+[ "$2" = -- ] && shift
+case "$2" in
+fta-stub-avail-*) printf '%s:\n  Installed: (none)\n  Candidate: 1.0-1\n' "$2" ;;
+*) ;;
+esac
+EOF
+cat > "$stubs/apt-get" <<'EOF'
+#!/bin/bash
+echo "apt-get $*" >> "$STUB_LOG"
+if [ "$1" = update ] && [ -n "${STUB_OFFLINE:-}" ]; then
+	echo "Err:1 http://deb.example bookworm InRelease"
+	echo "  Temporary failure resolving 'deb.example'"
+	echo "E: Some index files failed to download."
+	exit 100
+fi
+exit 0
+EOF
+cat > "$stubs/id" <<'EOF'
+#!/bin/bash
+[ "$1" = -u ] && { echo "${STUB_UID:-0}"; exit 0; }
+exec /usr/bin/id "$@"
+EOF
+chmod +x "$stubs"/*
+export STUB_LOG=$tmp/apt.log
+
+list=$tmp/list.txt
+cat > "$list" <<'EOF'
+# installed on every Debian system
+dpkg
+bash   # a comment after a name
+# not installed, but apt has them
+fta-stub-avail-1
+
+fta-stub-avail-2
+# apt has never heard of this one
+fta-no-such-package
+dpkg
+EOF
+
+stubbed() { PATH=$stubs:$PATH "$@"; }
+
+t_missing() {
+	local got want
+	got=$(stubbed "$inst" --missing "$list") || { echo "exit $?"; return 1; }
+	want=$(printf '%s\n' fta-stub-avail-1 fta-stub-avail-2 fta-no-such-package)
+	[ "$got" = "$want" ] || { echo "got: $(echo $got)"; return 1; }
+}
+
+t_check() {
+	local got want
+	got=$(stubbed "$inst" --check "$list") || { echo "exit $?"; return 1; }
+	want=$(printf '%s\n' "installed dpkg" "installed bash" "missing fta-stub-avail-1" \
+		"missing fta-stub-avail-2" "unknown fta-no-such-package")
+	[ "$got" = "$want" ] || { echo "got: $(echo $got)"; return 1; }
+}
+
+t_nothing_missing() {
+	local l=$tmp/have.txt out
+	printf 'dpkg\nbash\n' > "$l"
+	: > "$STUB_LOG"
+	out=$(STUB_UID=1000 stubbed "$inst" "$l" 2>&1) || { echo "exit $?: $out"; return 1; }
+	[ -z "$out" ] || { echo "printed: $out"; return 1; }
+	[ ! -s "$STUB_LOG" ] || { echo "ran $(cat "$STUB_LOG")"; return 1; }
+}
+
+t_unknown_named() {
+	local out
+	: > "$STUB_LOG"
+	out=$(stubbed "$inst" "$list" 2>&1) && { echo "exit 0: $out"; return 1; }
+	echo "$out" | grep -q 'ERROR: apt cannot find package(s): fta-no-such-package$' ||
+		{ echo "no message naming the package: $out"; return 1; }
+	grep -q '^apt-get update' "$STUB_LOG" || { echo "no apt-get update"; return 1; }
+	! grep -q '^apt-get install' "$STUB_LOG" || { echo "installed anyway"; return 1; }
+}
+
+t_installs_missing() {
+	local l=$tmp/avail.txt out
+	printf 'dpkg\nfta-stub-avail-1\nfta-stub-avail-2\n' > "$l"
+	: > "$STUB_LOG"
+	# The stub installs nothing, so the script must notice that.
+	out=$(stubbed "$inst" "$l" 2>&1) && { echo "exit 0: $out"; return 1; }
+	grep -qx 'apt-get install -y -q fta-stub-avail-1 fta-stub-avail-2' "$STUB_LOG" ||
+		{ echo "apt-get log: $(cat "$STUB_LOG")"; return 1; }
+	echo "$out" | grep -q 'still not installed after apt-get install: fta-stub-avail-1 fta-stub-avail-2' ||
+		{ echo "$out"; return 1; }
+}
+
+t_no_root() {
+	local out
+	: > "$STUB_LOG"
+	out=$(STUB_UID=1000 stubbed "$inst" "$list" 2>&1) && { echo "exit 0"; return 1; }
+	echo "$out" | grep -q "needs root: run 'sudo make deps' once" || { echo "$out"; return 1; }
+	[ ! -s "$STUB_LOG" ] || { echo "ran $(cat "$STUB_LOG")"; return 1; }
+}
+
+t_offline() {
+	local out
+	out=$(STUB_OFFLINE=1 stubbed "$inst" "$list" 2>&1) && { echo "exit 0"; return 1; }
+	echo "$out" | grep -q 'apt-get update failed: the Debian package registry cannot be reached' ||
+		{ echo "$out"; return 1; }
+	echo "$out" | grep -q 'Temporary failure resolving' || { echo "apt's reason not shown: $out"; return 1; }
+}
+
+t_bad_list() {
+	local out
+	out=$(stubbed "$inst" "$tmp/no-such-list" 2>&1) && { echo "exit 0"; return 1; }
+	echo "$out" | grep -q "cannot read package list $tmp/no-such-list" || { echo "$out"; return 1; }
+}
+
+t_project_lists() {
+	local l
+	for l in "$repo"/build/packages*.txt; do
+		stubbed "$inst" --missing "$l" > /dev/null || { echo "$l: exit $?"; return 1; }
+	done
+}
+
+t_space() {
+	local out
+	"$space" "$tmp/cache" 1 "the test" || { echo "1 GiB refused"; return 1; }
+	out=$("$space" "$tmp/cache" 1000000 "the test" 2>&1) && { echo "1 PiB accepted"; return 1; }
+	echo "$out" | grep -q "the test needs about 1000000 GiB free under $tmp/cache; only [0-9]* MiB left" ||
+		{ echo "$out"; return 1; }
+}
+
+
+reset_tracing() { :; }
+run_test "host: install-packages --missing: not installed and unknown names, in order" t_missing
+run_test "host: install-packages --check: installed / missing / unknown" t_check
+run_test "host: install-packages: nothing missing runs no apt-get, needs no root" t_nothing_missing
+run_test "host: install-packages: an unknown package is named, nothing installed" t_unknown_named
+run_test "host: install-packages: installs the missing ones, checks they arrived" t_installs_missing
+run_test "host: install-packages: no root says 'sudo make deps'" t_no_root
+run_test "host: install-packages: no registry says so, with apt's reason" t_offline
+run_test "host: install-packages: an unreadable list is named" t_bad_list
+run_test "host: install-packages: the project's lists parse" t_project_lists
+run_test "host: check-space: refuses with a clear message" t_space
