@@ -34,7 +34,9 @@ for f in "$queue"/*.case; do
 	c=$(cat "$queue/taken/$name.$shard")
 	n=$((n + 1))
 	logs=/tmp/ftracetest-logs/$n
+	t0=$SECONDS
 	"$ftdir/ftracetest" -l "$logs" "$ftdir/test.d/$c" > "$logs.out" 2>&1
+	echo "== $c took $((SECONDS - t0))s"
 	# "[1] (instance)  description	[RESULT]": one line per run of the case.
 	sed -n 's/^\[[0-9]*\] \(.*\)\t\[\([A-Z]*\)\]$/\2\t\1/p' "$logs.out" |
 	while IFS=$'\t' read -r res desc; do
