@@ -120,6 +120,8 @@ enum ftrace_model_reason {
  * @lin_regs: core internal: when the first @lin_regs words are the first
  *	argument registers in order and the others the first stack slots in
  *	order (the common case), their count; else %FTRACE_ARGS_NOT_LINEAR
+ * @nr_stack: number of stack slots the arguments take (the highest slot
+ *	used plus one), 0 when they all travel in registers
  * @ret: the return value; its class is %FTRACE_ARG_VOID for void
  * @src: core internal: where each stored word comes from, an argument
  *	register index below %FTRACE_ARGS_NR_REGS, else %FTRACE_ARGS_NR_REGS
@@ -143,6 +145,7 @@ struct ftrace_func_model {
 	u8			nr_args;
 	u8			nr_words;
 	u8			lin_regs;
+	u8			nr_stack;
 	struct ftrace_arg_desc	ret;
 	u8			src[FTRACE_ARGS_WORDS_MAX];
 	struct hlist_node	hnode;

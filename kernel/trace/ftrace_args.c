@@ -25,6 +25,7 @@
 #include <linux/hash.h>
 #include <linux/btf.h>
 #include <linux/bpf.h>
+#include <asm/stacktrace.h>
 
 #define FTA_HASH_BITS	14
 #define FTA_HASH_SIZE	BIT(FTA_HASH_BITS)
@@ -98,31 +99,61 @@ const struct ftrace_func_model *ftrace_args_model(unsigned long ip)
 }
 EXPORT_SYMBOL_GPL(ftrace_args_model);
 
+/*
+ * How many of the @nr words above the return address at @sp lie on the
+ * stack that @sp is on: the task's stack, or the IRQ, exception or entry
+ * stack the function runs on.  All of them do when the model matches the
+ * function; a BTF prototype that does not match the compiled code could
+ * send the reads past the end of the stack, into a guard page or another
+ * stack.  get_stack_info_noinstr() knows the exact bounds of each x86-64
+ * stack (a THREAD_SIZE mask, as regs_within_kernel_stack() uses, does not
+ * fit the IRQ and exception stacks), and is noinstr: it cannot recurse
+ * into the tracer.
+ */
+static __always_inline unsigned int fta_stack_words(unsigned long *sp,
+						    unsigned int nr)
+{
+	struct stack_info info;
+
+	if (!get_stack_info_noinstr(sp, current, &info))
+		return 0;
+	return min_t(unsigned long, nr, info.end - (sp + 1));
+}
+
 /**
  * ftrace_args_read - copy the arguments of a function out of ftrace_regs
  * @model: the function's model, from ftrace_args_model()
  * @fregs: the ftrace_regs the callback received
  * @buf: room for @model->nr_words words
  *
- * Stores each argument at @buf[arg->word]: one word for arguments of up to
- * 8 bytes, two words for larger ones, stack arguments included.  Values
- * smaller than a word are stored as the register held them; consumers mask
- * them to the argument size.  For an unknown model the raw argument
- * registers are stored instead.
+ * Stores @model->nr_words words, each argument at @buf[arg->word]: one
+ * word for arguments of up to 8 bytes, two words for larger ones, stack
+ * arguments included.  Values smaller than a word are stored as the
+ * register held them; consumers mask them to the argument size.  For an
+ * unknown model the raw argument registers are stored instead.
+ *
+ * Stack slots are read only within the stack the function runs on; the
+ * words of a slot past its end are stored as 0.
  *
  * May be called from any ftrace callback context, on the function's entry
  * only: @fregs must be the registers at function entry.
  *
- * Return: the number of words stored.
+ * Return: the number of stack slots read: @model->nr_stack, or fewer when
+ * the stack ends before the last of them (slots from the returned number
+ * on were not read).
  */
 unsigned int ftrace_args_read(const struct ftrace_func_model *model,
 			      struct ftrace_regs *fregs, unsigned long *buf)
 {
 	unsigned int w, src, nr = model->nr_words, lin = model->lin_regs;
-	unsigned long *stack;
+	unsigned long *sp, *stack;
+	unsigned int ok = 0;
 
+	sp = (unsigned long *)ftrace_regs_get_stack_pointer(fregs);
+	if (model->nr_stack)
+		ok = fta_stack_words(sp, model->nr_stack);
 	/* Stack arguments start right above the return address. */
-	stack = (unsigned long *)ftrace_regs_get_stack_pointer(fregs) + 1;
+	stack = sp + 1;
 
 	if (likely(lin != FTRACE_ARGS_NOT_LINEAR)) {
 		/* Constant register numbers: one load per word. */
@@ -149,18 +180,20 @@ unsigned int ftrace_args_read(const struct ftrace_func_model *model,
 			break;
 		}
 		for (w = lin; w < nr; w++)
-			buf[w] = stack[w - lin];
-		return nr;
+			buf[w] = w - lin < ok ? stack[w - lin] : 0;
+		return ok;
 	}
 
 	for (w = 0; w < nr; w++) {
 		src = model->src[w];
-		if (src < FTRACE_ARGS_NR_REGS)
+		if (src < FTRACE_ARGS_NR_REGS) {
 			buf[w] = ftrace_regs_get_argument(fregs, src);
-		else
-			buf[w] = stack[src - FTRACE_ARGS_NR_REGS];
+			continue;
+		}
+		src -= FTRACE_ARGS_NR_REGS;
+		buf[w] = src < ok ? stack[src] : 0;
 	}
-	return nr;
+	return ok;
 }
 EXPORT_SYMBOL_GPL(ftrace_args_read);
 
@@ -419,6 +452,7 @@ static u8 fta_build(struct ftrace_func_model *model, const struct btf *btf,
 	}
 	model->nr_args = nr;
 	model->nr_words = word;
+	model->nr_stack = stack;
 	fta_set_linear(model);
 	return FTRACE_MODEL_OK;
 }

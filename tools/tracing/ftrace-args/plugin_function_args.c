@@ -12,8 +12,9 @@
  * words and says so.
  *
  * The argument layout (one word per argument of up to 8 bytes, two for 9
- * to 16 bytes) and the record flags must match kernel/trace/ftrace_args.c
- * and kernel/trace/trace_function_args.h.
+ * to 16 bytes), the argument locations (registers, then stack slots) and
+ * the record flags must match kernel/trace/ftrace_args.c and
+ * kernel/trace/trace_function_args.h.
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -29,6 +30,9 @@
 #define FARGS_FL_NO_MODEL	0x04
 #define FARGS_FL_RET		0x08
 #define FARGS_FL_ENTRY_ONLY	0x10
+/* Stack slots from the high byte's number on lie past the stack's end */
+#define FARGS_FL_STACK_CUT	0x20
+#define FARGS_STACK_SHIFT	8
 /* A FARGS_FL_RET record: the return value (two words), the duration in ns */
 #define FARGS_RET_WORDS		3
 #define FARGS_REASON_SHIFT	8
@@ -38,6 +42,7 @@ enum { FARGS_STR_OK, FARGS_STR_TRUNCATED, FARGS_STR_FAULT, FARGS_STR_NULL };
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define MAX_ARGS	12
 #define ARG_SIZE_MAX	16
+#define NR_ARG_REGS	6
 #define NR_MODULE_BTF	256
 #define CACHE_SIZE	4096
 
@@ -60,6 +65,9 @@ struct arg {
 	unsigned int	size;
 	enum arg_class	class;
 	unsigned int	word;
+	/* in stack slot @slot (and the next) rather than in registers */
+	int		on_stack;
+	unsigned int	slot;
 };
 
 struct model {
@@ -213,13 +221,50 @@ static __s32 find_func(struct btf **btfp, const char *name)
 	return -1;
 }
 
+/*
+ * Does a struct returned by value come back in memory, through a hidden
+ * pointer in the first argument register?  As fta_classify() and
+ * fta_struct_in_regs() decide it in kernel/trace/ftrace_args.c.
+ */
+static int in_memory(const struct btf *btf, const struct btf_type *t)
+{
+	const struct btf_member *m = btf_members(t);
+	const struct btf_type *mt;
+	unsigned int i, off, msize;
+
+	if (t->size > ARG_SIZE_MAX)
+		return 1;
+	for (i = 0; i < btf_vlen(t); i++, m++) {
+		if (btf_member_bitfield_size(t, i))
+			continue;
+		mt = skip_mods(btf, m->type, NULL);
+		if (!mt)
+			return 1;
+		if (btf_is_composite(mt)) {
+			if (in_memory(btf, mt))
+				return 1;
+			continue;
+		}
+		if (btf_is_array(mt))
+			continue;
+		if (!btf_is_int(mt) && !btf_is_ptr(mt) && !btf_is_enum(mt) &&
+		    !btf_is_enum64(mt))
+			return 1;
+		msize = btf_is_ptr(mt) ? 8 : mt->size;
+		off = btf_member_bit_offset(t, i) / 8;
+		if (!msize || (msize <= 8 && off % msize))
+			return 1;
+	}
+	return 0;
+}
+
 /* The same layout as ftrace_args_read() produces. */
 static void build_model(struct model *m, const char *name)
 {
-	const struct btf_type *fn, *proto;
+	const struct btf_type *fn, *proto, *rt;
 	const struct btf_param *p;
 	struct btf *btf;
-	unsigned int i, word = 0;
+	unsigned int i, word = 0, reg = 0, slot = 0, words;
 	__s32 id;
 
 	load_btf();
@@ -231,6 +276,11 @@ static void build_model(struct model *m, const char *name)
 	if (!proto || !btf_is_func_proto(proto) || btf_vlen(proto) > MAX_ARGS)
 		return;
 
+	/* A struct returned in memory takes the first register. */
+	rt = proto->type ? skip_mods(btf, proto->type, NULL) : NULL;
+	if (rt && btf_is_composite(rt) && in_memory(btf, rt))
+		reg = 1;
+
 	p = btf_params(proto);
 	for (i = 0; i < btf_vlen(proto); i++, p++) {
 		struct arg *a = &m->args[i];
@@ -239,7 +289,18 @@ static void build_model(struct model *m, const char *name)
 			return;
 		a->name = btf__name_by_offset(btf, p->name_off);
 		a->word = word;
-		word += a->size > 8 ? 2 : 1;
+		words = a->size > 8 ? 2 : 1;
+		word += words;
+		if (reg + words <= NR_ARG_REGS) {
+			reg += words;
+			continue;
+		}
+		/* 16-byte integers are 16-byte aligned on the stack. */
+		if (words == 2 && a->class != C_STRUCT)
+			slot = (slot + 1) & ~1U;
+		a->on_stack = 1;
+		a->slot = slot;
+		slot += words;
 	}
 	m->nr_args = i;
 	m->nr_words = word;
@@ -513,12 +574,20 @@ static int fargs_handler(struct trace_seq *s, struct tep_record *record,
 		if (flags & FARGS_FL_STRINGS)
 			str = (const char *)record->data + field->offset + nr_words * 8;
 		for (i = 0; i < m->nr_args; i++) {
+			const struct arg *a = &m->args[i];
+
 			if (i)
 				trace_seq_puts(s, ", ");
-			if (*m->args[i].name)
-				trace_seq_printf(s, "%s=", m->args[i].name);
-			print_arg(s, m->btf, &m->args[i], &words[m->args[i].word],
-				  &str, end);
+			if (*a->name)
+				trace_seq_printf(s, "%s=", a->name);
+			/* A slot past the stack's end: not read, no string */
+			if ((flags & FARGS_FL_STACK_CUT) && a->on_stack &&
+			    a->slot + (a->size > 8 ? 2 : 1) >
+			    flags >> FARGS_STACK_SHIFT)
+				trace_seq_puts(s, "<bad>");
+			else
+				print_arg(s, m->btf, a, &words[a->word], &str,
+					  end);
 		}
 	} else {
 		for (i = 0; i < nr_words; i++) {
