@@ -22,6 +22,7 @@
 #include <linux/ftrace_direct_batch.h>
 #include <linux/ftrace_args.h>
 #include <linux/ftrace.h>
+#include <linux/kprobes.h>
 #include <linux/trace_clock.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -57,7 +58,7 @@ static LIST_HEAD(fargs_ct_list);
  */
 static struct ftrace_hash __rcu *fargs_ct_map;
 
-static struct trace_array *fargs_ct_map_tr(unsigned long ip)
+static nokprobe_inline struct trace_array *fargs_ct_map_tr(unsigned long ip)
 {
 	struct ftrace_hash *map = rcu_dereference_raw_check(fargs_ct_map);
 	struct ftrace_func_entry *entry;
@@ -79,7 +80,18 @@ bool __fargs_ct_serves(unsigned long ip, struct trace_array *tr)
 	return fargs_ct_map_tr(ip) == tr;
 }
 
-/* ---- the trampoline's handlers ----------------------------------------- */
+/* The tracer's callback calls it before it takes the recursion lock. */
+NOKPROBE_SYMBOL(__fargs_ct_serves);
+
+/*
+ * ---- the trampoline's handlers -----------------------------------------
+ *
+ * fargs_ct_entry() and fargs_ct_exit() run before they take ftrace's
+ * recursion lock, and the trampoline (which is not kprobed either) calls
+ * them with the traced function's frame half built: like fprobe's
+ * handlers, they must not be kprobed.  What they call after the lock is
+ * covered by it.
+ */
 
 static bool fargs_ct_pid_ok(struct trace_array *tr)
 {
@@ -165,6 +177,8 @@ out:
 	return ret;
 }
 
+NOKPROBE_SYMBOL(fargs_ct_entry);
+
 /**
  * fargs_ct_exit - exit handler of the call-through trampoline
  * @frame: the trampoline's frame, with the return value
@@ -186,6 +200,8 @@ void fargs_ct_exit(struct fargs_ct_frame *frame, unsigned long *rp)
 		fargs_ct_record(tr, model, frame, rp, true);
 	ftrace_test_recursion_unlock(bit);
 }
+
+NOKPROBE_SYMBOL(fargs_ct_exit);
 
 /* ---- attaching ---------------------------------------------------------- */
 
