@@ -58,11 +58,18 @@ enum ftrace_arg_class {
  * @FTRACE_ARG_LOC_STACK: in the caller's frame, @slot words above the
  *	return address
  * @FTRACE_ARG_LOC_RET: the return value registers
+ * @FTRACE_ARG_LOC_RET_MEM: a struct or union returned in memory (larger
+ *	than 16 bytes, or packed): the caller passes a pointer to it in the
+ *	first argument register, which shifts the arguments by one, and the
+ *	function returns that pointer in %rax.  The return value is that
+ *	pointer (class %FTRACE_ARG_POINTER, size 8); @type_id is the struct's
+ *	type
  */
 enum ftrace_arg_loc {
 	FTRACE_ARG_LOC_REG,
 	FTRACE_ARG_LOC_STACK,
 	FTRACE_ARG_LOC_RET,
+	FTRACE_ARG_LOC_RET_MEM,
 };
 
 /**

@@ -12,8 +12,8 @@
  * Argument locations follow the x86-64 SysV calling convention: integer
  * class arguments of up to 8 bytes take one register, aggregates of 9 to 16
  * bytes take two registers if two are left and go to the stack otherwise,
- * and a struct returned by value that is larger than 16 bytes takes %rdi
- * for its hidden pointer.
+ * and a struct returned in memory (larger than 16 bytes, or packed) takes
+ * %rdi for its hidden pointer, which the function returns in %rax.
  */
 #include <linux/ftrace_args.h>
 #include <linux/ftrace.h>
@@ -411,14 +411,20 @@ static u8 fta_build(struct ftrace_func_model *model, const struct btf *btf,
 	int ret;
 
 	ret = fta_classify(btf, proto->type, &model->ret);
+	model->ret.loc = FTRACE_ARG_LOC_RET;
 	if (ret == -E2BIG) {
-		/* Returned through a hidden pointer in the first register. */
-		model->ret.size = 0;
+		/*
+		 * Returned in memory, through a pointer the caller passes in
+		 * the first register and the function returns in %rax: the
+		 * return value is that pointer, the arguments start at %rsi.
+		 */
+		model->ret.loc = FTRACE_ARG_LOC_RET_MEM;
+		model->ret.class = FTRACE_ARG_POINTER;
+		model->ret.size = sizeof(void *);
 		reg = 1;
 	} else if (ret) {
 		return FTRACE_MODEL_BAD_TYPE;
 	}
-	model->ret.loc = FTRACE_ARG_LOC_RET;
 
 	for (i = 0; i < nr; i++) {
 		struct ftrace_arg_desc *arg = &model->args[i];

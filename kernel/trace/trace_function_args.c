@@ -519,6 +519,19 @@ static void fargs_print_arg(struct fargs_print_ctx *c,
 	}
 }
 
+/* A struct returned in memory: the pointer to it, and its type */
+static void fargs_print_ret_mem(struct fargs_print_ctx *c,
+				const struct ftrace_arg_desc *ret,
+				unsigned long ptr)
+{
+	const struct btf_type *t = btf_type_by_id(c->btf, ret->type_id);
+	const char *name = t ? btf_name_by_offset(c->btf, t->name_off) : NULL;
+
+	trace_seq_printf(c->s, "(%s%s%s *)0x%lx",
+			 t && btf_kind(t) == BTF_KIND_UNION ? "union" : "struct",
+			 name && *name ? " " : "", name ?: "", ptr);
+}
+
 static const char * const fargs_reg_names[FTRACE_ARGS_NR_REGS] = {
 	"di", "si", "dx", "cx", "r8", "r9",
 };
@@ -582,7 +595,10 @@ static enum print_line_t fargs_trace(struct trace_iterator *iter, int flags,
 	if (ret && model && model->nr_words == nr &&
 	    model->ret.class != FTRACE_ARG_VOID) {
 		trace_seq_puts(s, " = ");
-		fargs_print_arg(&c, &model->ret, &field->args[nr]);
+		if (model->ret.loc == FTRACE_ARG_LOC_RET_MEM)
+			fargs_print_ret_mem(&c, &model->ret, field->args[nr]);
+		else
+			fargs_print_arg(&c, &model->ret, &field->args[nr]);
 	} else if (ret && (!model || model->nr_words != nr)) {
 		trace_seq_printf(s, " = 0x%lx", field->args[nr]);
 	}
@@ -845,6 +861,47 @@ out:
 	return ret;
 }
 
+/*
+ * A struct larger than 16 bytes comes back in memory: the model returns
+ * the pointer the caller passes in %rdi, and reads the arguments from %rsi
+ * on.
+ */
+static __init int fargs_selftest_ret_mem(void)
+{
+	unsigned long ip = ftrace_location((unsigned long)fargs_selftest_big_ret);
+	unsigned long words[FTRACE_ARGS_WORDS_MAX];
+	const struct ftrace_func_model *model;
+	struct __arch_ftrace_regs regs = {};
+	int ret = -EINVAL;
+
+	if (!ip || ftrace_args_prepare(ip))
+		goto err;
+	regs.regs.di = 0x1000;
+	regs.regs.si = 11;
+	regs.regs.dx = 13;
+	rcu_read_lock();
+	model = ftrace_args_model(ip);
+	/* pahole may leave out a function whose registers look unusual. */
+	if (model && model->reason == FTRACE_MODEL_NO_BTF) {
+		pr_info("function_args selftest: no BTF for %ps, not checked\n",
+			(void *)ip);
+		ret = 0;
+	} else if (model && !model->flags && model->nr_args == 2 &&
+	    model->nr_words == 2 && !model->nr_stack &&
+	    model->ret.loc == FTRACE_ARG_LOC_RET_MEM &&
+	    model->ret.class == FTRACE_ARG_POINTER &&
+	    model->args[0].slot == 1 && model->args[1].slot == 2) {
+		ftrace_args_read(model, (struct ftrace_regs *)&regs, words);
+		if (words[0] == 11 && words[1] == 13)
+			ret = 0;
+	}
+	rcu_read_unlock();
+err:
+	if (ret)
+		pr_err("function_args selftest: bad model for a struct returned in memory\n");
+	return ret;
+}
+
 /* An argument-only ops must not be able to ask for the full pt_regs. */
 static struct ftrace_ops fargs_selftest_regs_ops __initdata = {
 	.func	= fargs_call,
@@ -896,6 +953,8 @@ static __init int fargs_selftest(struct tracer *trace, struct trace_array *tr)
 	tracing_start();
 	if (!ret)
 		ret = fargs_selftest_stack_end(ip);
+	if (!ret)
+		ret = fargs_selftest_ret_mem();
 out:
 	fargs_flags.val = saved_flags;
 	ftrace_set_filter(tr->ops, NULL, 0, 1);

@@ -99,6 +99,13 @@ struct fargs_selftest_pair {
 
 long fargs_selftest_target(long a, unsigned int b, bool c, const char *d,
 			   struct fargs_selftest_pair e, long f, short g);
+
+/* Too large for %rax:%rdx: returned through a pointer in %rdi */
+struct fargs_selftest_big {
+	long	w[3];
+};
+
+struct fargs_selftest_big fargs_selftest_big_ret(long a, long b);
 #endif
 
 #endif /* _TRACE_FUNCTION_ARGS_H */

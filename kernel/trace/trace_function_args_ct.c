@@ -166,7 +166,8 @@ int fargs_ct_entry(struct fargs_ct_frame *frame, unsigned long *rp)
 		goto out;
 
 	model = ftrace_args_model(ip);
-	if (model && !model->flags && model->lin_regs == model->nr_words) {
+	/* The body would look for stack arguments where the frame is. */
+	if (model && !model->flags && !model->nr_stack) {
 		frame->t0 = trace_clock_local();
 		ret = 1;
 	} else {

@@ -78,6 +78,8 @@ struct model {
 	struct arg		args[MAX_ARGS];
 	/* the return value; name NULL for void, "" for a type not printed */
 	struct arg		ret;
+	/* a struct returned in memory: ret is the pointer to it */
+	int			ret_in_memory;
 	struct model		*next;
 };
 
@@ -265,6 +267,7 @@ static void build_model(struct model *m, const char *name)
 	const struct btf_param *p;
 	struct btf *btf;
 	unsigned int i, word = 0, reg = 0, slot = 0, words;
+	int ret_in_memory;
 	__s32 id;
 
 	load_btf();
@@ -278,8 +281,8 @@ static void build_model(struct model *m, const char *name)
 
 	/* A struct returned in memory takes the first register. */
 	rt = proto->type ? skip_mods(btf, proto->type, NULL) : NULL;
-	if (rt && btf_is_composite(rt) && in_memory(btf, rt))
-		reg = 1;
+	ret_in_memory = rt && btf_is_composite(rt) && in_memory(btf, rt);
+	reg = ret_in_memory;
 
 	p = btf_params(proto);
 	for (i = 0; i < btf_vlen(proto); i++, p++) {
@@ -305,8 +308,28 @@ static void build_model(struct model *m, const char *name)
 	m->nr_args = i;
 	m->nr_words = word;
 	m->btf = btf;
-	if (proto->type && !classify(btf, proto->type, &m->ret))
+	if (ret_in_memory) {
+		/* %rax returns the hidden pointer */
+		skip_mods(btf, proto->type, &m->ret.type_id);
+		m->ret.class = C_POINTER;
+		m->ret.size = 8;
 		m->ret.name = "";
+		m->ret_in_memory = 1;
+	} else if (proto->type && !classify(btf, proto->type, &m->ret)) {
+		m->ret.name = "";
+	}
+}
+
+/* A struct returned in memory: the pointer to it, and its type */
+static void print_ret_in_memory(struct trace_seq *s, const struct btf *btf,
+				__u32 type_id, unsigned long long ptr)
+{
+	const struct btf_type *t = btf__type_by_id(btf, type_id);
+	const char *name = t ? btf__name_by_offset(btf, t->name_off) : NULL;
+
+	trace_seq_printf(s, "(%s%s%s *)0x%llx",
+			 t && btf_is_union(t) ? "union" : "struct",
+			 name && *name ? " " : "", name ? name : "", ptr);
 }
 
 static struct model *get_model(struct tep_handle *tep, unsigned long long ip)
@@ -607,7 +630,12 @@ static int fargs_handler(struct trace_seq *s, struct tep_record *record,
 			const char *nostr = NULL;
 
 			trace_seq_puts(s, " = ");
-			print_arg(s, m->btf, &m->ret, &words[nr_words], &nostr, end);
+			if (m->ret_in_memory)
+				print_ret_in_memory(s, m->btf, m->ret.type_id,
+						    words[nr_words]);
+			else
+				print_arg(s, m->btf, &m->ret, &words[nr_words],
+					  &nostr, end);
 		} else if (!m || !m->btf || m->nr_words != nr_words) {
 			trace_seq_printf(s, " = 0x%llx", words[nr_words]);
 		}
