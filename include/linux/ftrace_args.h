@@ -35,7 +35,7 @@ struct ftrace_regs;
  * @FTRACE_ARG_SIGNED: signed integer
  * @FTRACE_ARG_UNSIGNED: unsigned integer
  * @FTRACE_ARG_POINTER: pointer other than a string
- * @FTRACE_ARG_STRING: pointer to char
+ * @FTRACE_ARG_STRING: pointer to const char (a string the function reads)
  * @FTRACE_ARG_BOOL: _Bool
  * @FTRACE_ARG_ENUM: enum; the type id names its enumerators
  * @FTRACE_ARG_STRUCT: struct or union passed by value

@@ -309,10 +309,39 @@ static bool fta_struct_in_regs(const struct btf *btf, const struct btf_type *t)
 	return true;
 }
 
+/*
+ * Is @id, the target of a pointer, a const char?  Only such a pointer is
+ * a string the function reads; a plain char * is as often a buffer that
+ * the function fills (vfs_read()'s buf), whose bytes at entry mean
+ * nothing.  The const may come before or after typedefs and type tags
+ * (__user).
+ */
+static bool fta_const_char(const struct btf *btf, u32 id)
+{
+	const struct btf_type *t = btf_type_by_id(btf, id);
+	bool is_const = false;
+
+	for (; t; t = btf_type_by_id(btf, t->type)) {
+		switch (BTF_INFO_KIND(t->info)) {
+		case BTF_KIND_CONST:
+			is_const = true;
+			continue;
+		case BTF_KIND_TYPEDEF:
+		case BTF_KIND_VOLATILE:
+		case BTF_KIND_RESTRICT:
+		case BTF_KIND_TYPE_TAG:
+			continue;
+		}
+		break;
+	}
+	return is_const && t && btf_type_is_int(t) && t->size == 1 &&
+	       !strcmp(btf_name_by_offset(btf, t->name_off), "char");
+}
+
 static int fta_classify(const struct btf *btf, u32 type_id,
 			struct ftrace_arg_desc *d)
 {
-	const struct btf_type *t, *pt;
+	const struct btf_type *t;
 	u32 id;
 
 	if (!type_id) {
@@ -341,9 +370,7 @@ static int fta_classify(const struct btf *btf, u32 type_id,
 	case BTF_KIND_PTR:
 		d->size = sizeof(void *);
 		d->class = FTRACE_ARG_POINTER;
-		pt = btf_type_skip_modifiers(btf, t->type, NULL);
-		if (pt && btf_type_is_int(pt) && pt->size == 1 &&
-		    !strcmp(btf_name_by_offset(btf, pt->name_off), "char"))
+		if (fta_const_char(btf, t->type))
 			d->class = FTRACE_ARG_STRING;
 		return 0;
 	case BTF_KIND_ENUM:

@@ -7,7 +7,7 @@
  * set_ftrace_notrace_pid, tracing_cpumask and instances all apply.  It sets
  * FTRACE_OPS_FL_ARGS on that ops while it runs: the ftrace core then builds
  * a BTF model of every enabled function, and the callback only copies the
- * raw argument words (and, with the funcargs-strings option, char *
+ * raw argument words (and, with the funcargs-strings option, const char *
  * strings) into the ring buffer.  Everything else happens when the trace
  * is read.
  */
@@ -29,7 +29,7 @@ enum {
 };
 
 static struct tracer_opt fargs_opts[] = {
-	/* Record char * arguments as strings */
+	/* Record const char * arguments as strings */
 	{ .name = "funcargs-strings", .bit = FARGS_OPT_STRINGS },
 	/* Print every value as raw hex */
 	{ .name = "funcargs-hex", .bit = FARGS_OPT_HEX },
@@ -100,7 +100,7 @@ static bool fargs_arg_cut(u16 flags, const struct ftrace_arg_desc *arg)
 	       arg->slot + words > flags >> FARGS_STACK_SHIFT;
 }
 
-/* Copy the strings of the char * arguments; returns the bytes used. */
+/* Copy the strings of the const char * arguments; returns the bytes used. */
 static unsigned int fargs_copy_strings(const struct ftrace_func_model *model,
 				       const unsigned long *words, u16 cut,
 				       char *area, unsigned int *nr_strs)

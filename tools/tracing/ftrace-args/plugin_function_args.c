@@ -162,10 +162,24 @@ static const struct btf_type *skip_mods(const struct btf *btf, __u32 id,
 	return t;
 }
 
+/* A const char: a string the function reads, as fta_const_char() decides */
+static int const_char(const struct btf *btf, __u32 id)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id);
+	int is_const = 0;
+
+	while (t && (btf_is_mod(t) || btf_is_typedef(t))) {
+		if (btf_is_const(t))
+			is_const = 1;
+		t = btf__type_by_id(btf, t->type);
+	}
+	return is_const && t && btf_is_int(t) && t->size == 1 &&
+	       !strcmp(btf__name_by_offset(btf, t->name_off), "char");
+}
+
 static int classify(const struct btf *btf, __u32 type_id, struct arg *a)
 {
 	const struct btf_type *t = skip_mods(btf, type_id, &a->type_id);
-	const struct btf_type *pt;
 
 	if (!t)
 		return -1;
@@ -182,9 +196,7 @@ static int classify(const struct btf *btf, __u32 type_id, struct arg *a)
 	if (btf_is_ptr(t)) {
 		a->size = 8;
 		a->class = C_POINTER;
-		pt = skip_mods(btf, t->type, NULL);
-		if (pt && btf_is_int(pt) && pt->size == 1 &&
-		    !strcmp(btf__name_by_offset(btf, pt->name_off), "char"))
+		if (const_char(btf, t->type))
 			a->class = C_STRING;
 		return 0;
 	}
