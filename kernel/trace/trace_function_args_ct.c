@@ -467,11 +467,15 @@ void fargs_ct_stop(struct trace_array *tr)
 
 /* ---- tracefs: set_ftrace_direct_multi ------------------------------------ */
 
-/* Per open file: the selection it builds, from the old one or from none */
+/*
+ * Per open file, for writing.  Each write applies to the selection there
+ * is when it runs, under fargs_ct_mutex: two files that append at the same
+ * time both get their functions.
+ */
 struct fargs_ct_file {
 	struct fargs_ct		*ct;
-	struct ftrace_ops	*ops;
-	bool			written;
+	/* opened with '>' and not written yet: the selection starts empty */
+	bool			trunc;
 };
 
 static int fargs_ct_show(struct seq_file *m, void *v)
@@ -486,26 +490,13 @@ static int fargs_ct_show(struct seq_file *m, void *v)
 	return 0;
 }
 
-/* Make the selection of @ct the functions of @ops' filter */
-static int fargs_ct_commit(struct fargs_ct *ct, struct ftrace_ops *ops)
+/* Make @sel, @n sorted functions, the selection of @ct; frees @sel on error */
+static int fargs_ct_set(struct fargs_ct *ct, unsigned long *sel,
+			unsigned int n)
 {
-	struct ftrace_hash *hash = ops->func_hash ?
-				   ops->func_hash->filter_hash : NULL;
-	unsigned long *sel = NULL, *old = ct->sel;
-	unsigned int i, n = 0, nr_old = ct->nr_sel;
-	struct ftrace_func_entry *entry;
+	unsigned long *old = ct->sel;
+	unsigned int nr_old = ct->nr_sel;
 	int err;
-
-	if (hash && hash->count) {
-		sel = kvmalloc_array(hash->count, sizeof(*sel), GFP_KERNEL);
-		if (!sel)
-			return -ENOMEM;
-		for (i = 0; i < BIT(hash->size_bits); i++) {
-			hlist_for_each_entry(entry, &hash->buckets[i], hlist)
-				sel[n++] = entry->ip;
-		}
-		sort(sel, n, sizeof(*sel), fargs_ct_cmp, NULL);
-	}
 
 	ct->sel = sel;
 	ct->nr_sel = n;
@@ -519,6 +510,28 @@ static int fargs_ct_commit(struct fargs_ct *ct, struct ftrace_ops *ops)
 	}
 	kvfree(old);
 	return 0;
+}
+
+/* Make the selection of @ct the functions of @ops' filter */
+static int fargs_ct_commit(struct fargs_ct *ct, struct ftrace_ops *ops)
+{
+	struct ftrace_hash *hash = ops->func_hash ?
+				   ops->func_hash->filter_hash : NULL;
+	struct ftrace_func_entry *entry;
+	unsigned long *sel = NULL;
+	unsigned int i, n = 0;
+
+	if (hash && hash->count) {
+		sel = kvmalloc_array(hash->count, sizeof(*sel), GFP_KERNEL);
+		if (!sel)
+			return -ENOMEM;
+		for (i = 0; i < BIT(hash->size_bits); i++) {
+			hlist_for_each_entry(entry, &hash->buckets[i], hlist)
+				sel[n++] = entry->ip;
+		}
+		sort(sel, n, sizeof(*sel), fargs_ct_cmp, NULL);
+	}
+	return fargs_ct_set(ct, sel, n);
 }
 
 /* Add the functions of one token to @ops' filter, or remove them ("!") */
@@ -577,26 +590,10 @@ static int fargs_ct_open(struct inode *inode, struct file *file)
 	if (!f)
 		goto put;
 	f->ct = ct;
-	f->ops = kzalloc(sizeof(*f->ops), GFP_KERNEL);
-	if (!f->ops)
-		goto free;
-	/* '>' starts from nothing, '>>' from the current selection. */
-	mutex_lock(&fargs_ct_mutex);
-	if (file->f_flags & O_TRUNC && !(file->f_flags & O_APPEND))
-		ret = ftrace_set_filter_ips(f->ops, NULL, 0, 0, 1);
-	else
-		ret = ftrace_set_filter_ips(f->ops, ct->sel, ct->nr_sel, 0, 1);
-	mutex_unlock(&fargs_ct_mutex);
-	if (ret) {
-		ftrace_free_filter(f->ops);
-		goto free;
-	}
-	f->written = file->f_flags & O_TRUNC && !(file->f_flags & O_APPEND);
+	/* '>' starts from nothing, '>>' from the selection of each write. */
+	f->trunc = file->f_flags & O_TRUNC && !(file->f_flags & O_APPEND);
 	file->private_data = f;
 	return 0;
-free:
-	kfree(f->ops);
-	kfree(f);
 put:
 	trace_array_put(ct->tr);
 out:
@@ -607,8 +604,10 @@ static ssize_t fargs_ct_write(struct file *file, const char __user *ubuf,
 			      size_t cnt, loff_t *ppos)
 {
 	struct fargs_ct_file *f = file->private_data;
+	struct fargs_ct *ct = f->ct;
+	struct ftrace_ops *ops;
 	char *buf, *p, *tok;
-	int err = 0;
+	int err = -ENOMEM;
 
 	if (!cnt)
 		return 0;
@@ -618,27 +617,37 @@ static ssize_t fargs_ct_write(struct file *file, const char __user *ubuf,
 	if (IS_ERR(buf))
 		return PTR_ERR(buf);
 
+	ops = kzalloc(sizeof(*ops), GFP_KERNEL);
 	mutex_lock(&fargs_ct_mutex);
-	/* Apply the names, globs and "!" removals to this file's copy. */
+	/*
+	 * Start from the selection there is now (another file may have
+	 * changed it since this one was opened), or from nothing after '>'.
+	 */
+	if (ops)
+		err = ftrace_set_filter_ips(ops, f->trunc ? NULL : ct->sel,
+					    f->trunc ? 0 : ct->nr_sel, 0, 1);
+	/* Apply the names, globs and "!" removals to that copy. */
 	p = buf;
-	while ((tok = strsep(&p, " \t\n")) != NULL) {
+	while (!err && (tok = strsep(&p, " \t\n")) != NULL) {
 		if (!*tok)
 			continue;
-		err = fargs_ct_apply(f->ops, tok);
-		if (err) {
-			fargs_ct_log_err(f->ct->tr, tok, err);
-			break;
-		}
+		err = fargs_ct_apply(ops, tok);
+		if (err)
+			fargs_ct_log_err(ct->tr, tok, err);
 	}
 	/* Then commit it: a failure keeps the selection there was. */
 	if (!err) {
-		err = fargs_ct_commit(f->ct, f->ops);
+		err = fargs_ct_commit(ct, ops);
 		if (err)
-			fargs_ct_log_err(f->ct->tr, "", err);
+			fargs_ct_log_err(ct->tr, "", err);
 	}
-	/* Committed, or failed: either way nothing is left for release. */
-	f->written = false;
+	/* Committed, or failed: either way '>' has had its effect. */
+	f->trunc = false;
 	mutex_unlock(&fargs_ct_mutex);
+	if (ops) {
+		ftrace_free_filter(ops);
+		kfree(ops);
+	}
 	kfree(buf);
 	if (err)
 		return err;
@@ -657,13 +666,11 @@ static int fargs_ct_release(struct inode *inode, struct file *file)
 	}
 
 	/* "> set_ftrace_direct_multi" with nothing written empties it. */
-	if (f->written) {
+	if (f->trunc) {
 		mutex_lock(&fargs_ct_mutex);
-		WARN_ON(fargs_ct_commit(ct, f->ops));
+		WARN_ON(fargs_ct_set(ct, NULL, 0));
 		mutex_unlock(&fargs_ct_mutex);
 	}
-	ftrace_free_filter(f->ops);
-	kfree(f->ops);
 	kfree(f);
 	trace_array_put(ct->tr);
 	return 0;
