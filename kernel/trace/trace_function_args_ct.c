@@ -23,11 +23,14 @@
 #include <linux/ftrace_args.h>
 #include <linux/ftrace.h>
 #include <linux/kprobes.h>
+#include <linux/kallsyms.h>
 #include <linux/trace_clock.h>
 #include <linux/seq_file.h>
+#include <linux/bsearch.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/ctype.h>
+#include <linux/glob.h>
 
 #include "trace.h"
 #include "ftrace_internal.h"
@@ -512,58 +515,310 @@ static int fargs_ct_set(struct fargs_ct *ct, unsigned long *sel,
 	return 0;
 }
 
-/* Make the selection of @ct the functions of @ops' filter */
-static int fargs_ct_commit(struct fargs_ct *ct, struct ftrace_ops *ops)
-{
-	struct ftrace_hash *hash = ops->func_hash ?
-				   ops->func_hash->filter_hash : NULL;
-	struct ftrace_func_entry *entry;
-	unsigned long *sel = NULL;
-	unsigned int i, n = 0;
+/* One token of a write, parsed */
+struct fargs_ct_pat {
+	/* as written, for error_log */
+	const char		*tok;
+	/* the function name or glob ("" with a module: all of them) */
+	const char		*search;
+	/* ":mod:NAME": only the functions of module NAME */
+	const char		*mod;
+	/* MATCH_INDEX: the function's index in available_filter_functions */
+	unsigned long		index;
+	enum regex_type		type;
+	unsigned int		len;
+	/* "!": remove what matches */
+	bool			neg;
+	bool			matched;
+};
 
-	if (hash && hash->count) {
-		sel = kvmalloc_array(hash->count, sizeof(*sel), GFP_KERNEL);
-		if (!sel)
+/*
+ * The tokens of one write.  The exact names without a module are looked
+ * up by binary search, the others are tried one by one.
+ */
+struct fargs_ct_req {
+	struct fargs_ct_pat	*pats;
+	unsigned int		nr_pats;
+	/* indices into @pats: names sorted by name then position, others */
+	unsigned int		*names, nr_names;
+	unsigned int		*others, nr_others;
+	/* the write, with the tokens parsed in place */
+	char			*text;
+};
+
+/* A growing array of functions */
+struct fargs_ct_ips {
+	unsigned long		*ips;
+	unsigned int		nr, size;
+};
+
+static int fargs_ct_push(struct fargs_ct_ips *a, unsigned long ip)
+{
+	unsigned long *ips;
+	unsigned int size;
+
+	if (a->nr == a->size) {
+		size = max(2 * a->size, 64U);
+		ips = kvmalloc_array(size, sizeof(*ips), GFP_KERNEL);
+		if (!ips)
 			return -ENOMEM;
-		for (i = 0; i < BIT(hash->size_bits); i++) {
-			hlist_for_each_entry(entry, &hash->buckets[i], hlist)
-				sel[n++] = entry->ip;
-		}
-		sort(sel, n, sizeof(*sel), fargs_ct_cmp, NULL);
+		if (a->nr)
+			memcpy(ips, a->ips, a->nr * sizeof(*ips));
+		kvfree(a->ips);
+		a->ips = ips;
+		a->size = size;
 	}
-	return fargs_ct_set(ct, sel, n);
+	a->ips[a->nr++] = ip;
+	return 0;
 }
 
-/* Add the functions of one token to @ops' filter, or remove them ("!") */
-static int fargs_ct_apply(struct ftrace_ops *ops, const char *tok)
+static int fargs_ct_cmp_names(const void *a, const void *b, const void *priv)
 {
-	bool neg = *tok == '!';
-	unsigned long *ips;
-	unsigned int i, n = 0;
-	int cnt, err;
+	const struct fargs_ct_pat *pats = priv;
+	unsigned int x = *(const unsigned int *)a;
+	unsigned int y = *(const unsigned int *)b;
+	int cmp = strcmp(pats[x].search, pats[y].search);
 
-	cnt = ftrace_direct_batch_lookup(tok + neg, NULL, 0);
-	if (cnt < 0)
-		return cnt;
-	ips = kvmalloc_array(cnt, sizeof(*ips), GFP_KERNEL);
-	if (!ips)
+	return cmp ? cmp : (x < y ? -1 : x > y);
+}
+
+/*
+ * Parse one token, in place: "[!]glob[:mod:NAME]", ":mod:NAME" or an
+ * index.  Returns false when the module is empty.
+ */
+static bool fargs_ct_parse_tok(struct fargs_ct_pat *pat, char *p)
+{
+	char *mod, *search;
+	int not;
+
+	pat->neg = *p == '!';
+	p += pat->neg;
+	mod = strstr(p, ":mod:");
+	if (mod) {
+		*mod = '\0';
+		mod += strlen(":mod:");
+		if (!*mod)
+			return false;
+		pat->mod = mod;
+	}
+	pat->type = MATCH_FULL;
+	pat->search = p;
+	pat->len = strlen(p);
+	/* Empty: every function (of the module) */
+	if (!*p)
+		return true;
+	/* No function name starts with '!': "!!name" matches nothing. */
+	if (*p == '!')
+		return true;
+	pat->type = filter_parse_regex(p, pat->len, &search, &not);
+	pat->search = search;
+	pat->len = strlen(search);
+	/* A bad index is 0, which no function has. */
+	if (pat->type == MATCH_INDEX && kstrtoul(search, 0, &pat->index))
+		pat->index = 0;
+	return true;
+}
+
+static void fargs_ct_req_free(struct fargs_ct_req *req)
+{
+	kvfree(req->pats);
+	kvfree(req->names);
+	kvfree(req->others);
+	kvfree(req->text);
+}
+
+/* Split the @cnt bytes of @buf into tokens and parse them into @req */
+static int fargs_ct_parse(struct trace_array *tr, char *buf, size_t cnt,
+			  struct fargs_ct_req *req)
+{
+	struct fargs_ct_pat *pat;
+	unsigned int i, n = 0;
+
+	/* Cut the tokens out where they are, and count them. */
+	for (i = 0; i < cnt; i++) {
+		if (strchr(" \t\n", buf[i]))
+			buf[i] = '\0';
+		else if (!i || !buf[i - 1])
+			n++;
+	}
+	req->pats = kvcalloc(n + 1, sizeof(*req->pats), GFP_KERNEL);
+	req->names = kvmalloc_array(n + 1, sizeof(*req->names), GFP_KERNEL);
+	req->others = kvmalloc_array(n + 1, sizeof(*req->others), GFP_KERNEL);
+	/* Parsed in a copy: error_log shows the tokens as written. */
+	req->text = kvmemdup(buf, cnt + 1, GFP_KERNEL);
+	if (!req->pats || !req->names || !req->others || !req->text)
 		return -ENOMEM;
-	err = ftrace_direct_batch_lookup(tok + neg, ips, cnt);
-	if (err > 0) {
-		/* A module loaded since the count may add functions. */
-		cnt = min(cnt, err);
-		err = 0;
-	}
-	/* Removing what is not there is no error. */
-	for (i = 0; !err && i < cnt; i++) {
-		if (neg && !ftrace_lookup_ip(ops->func_hash->filter_hash,
-					     ips[i]))
+
+	for (i = 0; i < cnt; i++) {
+		if (!buf[i] || (i && buf[i - 1]))
 			continue;
-		ips[n++] = ips[i];
+		pat = &req->pats[req->nr_pats];
+		pat->tok = buf + i;
+		if (!fargs_ct_parse_tok(pat, req->text + i)) {
+			fargs_ct_log_err(tr, pat->tok, -EINVAL);
+			return -EINVAL;
+		}
+		if (pat->type == MATCH_FULL && pat->len && !pat->mod)
+			req->names[req->nr_names++] = req->nr_pats;
+		else
+			req->others[req->nr_others++] = req->nr_pats;
+		req->nr_pats++;
 	}
-	if (!err && n)
-		err = ftrace_set_filter_ips(ops, ips, n, neg, 0);
-	kvfree(ips);
+	sort_r(req->names, req->nr_names, sizeof(*req->names),
+	       fargs_ct_cmp_names, NULL, req->pats);
+	return 0;
+}
+
+static bool fargs_ct_pat_match(const struct fargs_ct_pat *pat,
+			       unsigned long index, const char *name,
+			       const char *modname)
+{
+	size_t len;
+
+	if (pat->mod && (!modname || strcmp(modname, pat->mod)))
+		return false;
+	switch (pat->type) {
+	case MATCH_INDEX:
+		return index == pat->index;
+	case MATCH_FRONT_ONLY:
+		return !strncmp(name, pat->search, pat->len);
+	case MATCH_MIDDLE_ONLY:
+		return strstr(name, pat->search);
+	case MATCH_END_ONLY:
+		len = strlen(name);
+		return len >= pat->len &&
+		       !memcmp(name + len - pat->len, pat->search, pat->len);
+	case MATCH_GLOB:
+		return glob_match(pat->search, name);
+	default:
+		return !pat->len || !strcmp(name, pat->search);
+	}
+}
+
+/*
+ * The last token of @req that matches the function @name (of module
+ * @modname, at @index in available_filter_functions), or -1: that token
+ * decides whether the function is in the selection.
+ */
+static int fargs_ct_last_match(struct fargs_ct_req *req, unsigned long index,
+			       const char *name, const char *modname)
+{
+	unsigned int lo = 0, hi = req->nr_names, mid, i;
+	struct fargs_ct_pat *pat;
+	int last = -1;
+
+	/* The first exact name that is not before @name */
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (strcmp(req->pats[req->names[mid]].search, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < req->nr_names; lo++) {
+		pat = &req->pats[req->names[lo]];
+		if (strcmp(pat->search, name))
+			break;
+		pat->matched = true;
+		last = max_t(int, last, req->names[lo]);
+	}
+	for (i = 0; i < req->nr_others; i++) {
+		pat = &req->pats[req->others[i]];
+		if (!fargs_ct_pat_match(pat, index, name, modname))
+			continue;
+		pat->matched = true;
+		last = max_t(int, last, req->others[i]);
+	}
+	return last;
+}
+
+static bool fargs_ct_has(const unsigned long *sel, unsigned int n,
+			 unsigned long ip)
+{
+	return n && bsearch(&ip, sel, n, sizeof(*sel), fargs_ct_cmp);
+}
+
+/*
+ * One pass over the ftrace records: for each function, the last token of
+ * @req that matches it says whether it is in the selection.  Collect in
+ * @add those that join @base (sorted, @nr_base), in @del those that leave.
+ * The cost is one symbol lookup a record, whatever the number of tokens.
+ */
+static int fargs_ct_scan(struct fargs_ct_req *req, const unsigned long *base,
+			 unsigned int nr_base, struct fargs_ct_ips *add,
+			 struct fargs_ct_ips *del)
+{
+	struct ftrace_rec_iter *iter;
+	char name[KSYM_NAME_LEN];
+	unsigned long index = 0;
+	struct dyn_ftrace *rec;
+	char *modname;
+	int last, err = 0;
+	bool in;
+
+	mutex_lock(&ftrace_lock);
+	for_ftrace_rec_iter(iter) {
+		rec = ftrace_rec_iter_record(iter);
+		index++;
+		cond_resched();
+		if (rec->flags & FTRACE_FL_DISABLED)
+			continue;
+		if (!kallsyms_lookup(rec->ip, NULL, NULL, &modname, name))
+			continue;
+		last = fargs_ct_last_match(req, index, name, modname);
+		if (last < 0)
+			continue;
+		in = fargs_ct_has(base, nr_base, rec->ip);
+		/* A removal of what is in, an addition of what is not */
+		if (req->pats[last].neg == in)
+			err = fargs_ct_push(in ? del : add, rec->ip);
+		if (err)
+			break;
+	}
+	mutex_unlock(&ftrace_lock);
+	return err;
+}
+
+/*
+ * Apply the tokens of @req to the selection of @ct, or to an empty one if
+ * @trunc.  Every token must match a function.  All or nothing.
+ */
+static int fargs_ct_apply(struct fargs_ct *ct, struct fargs_ct_req *req,
+			  bool trunc)
+{
+	const unsigned long *base = trunc ? NULL : ct->sel;
+	unsigned int i, nr, nr_base = trunc ? 0 : ct->nr_sel;
+	struct fargs_ct_ips add = {}, del = {};
+	unsigned long *sel;
+	int err = 0;
+
+	if (req->nr_pats)
+		err = fargs_ct_scan(req, base, nr_base, &add, &del);
+	for (i = 0; !err && i < req->nr_pats; i++) {
+		if (req->pats[i].matched)
+			continue;
+		fargs_ct_log_err(ct->tr, req->pats[i].tok, -EINVAL);
+		err = -EINVAL;
+	}
+	if (err)
+		goto out;
+
+	err = -ENOMEM;
+	sel = kvmalloc_array(nr_base + add.nr + 1, sizeof(*sel), GFP_KERNEL);
+	if (!sel)
+		goto out;
+	sort(del.ips, del.nr, sizeof(*del.ips), fargs_ct_cmp, NULL);
+	nr = fargs_ct_minus(base, nr_base, del.ips, del.nr, sel);
+	if (add.nr)
+		memcpy(sel + nr, add.ips, add.nr * sizeof(*sel));
+	nr += add.nr;
+	sort(sel, nr, sizeof(*sel), fargs_ct_cmp, NULL);
+	err = fargs_ct_set(ct, sel, nr);
+	if (err)
+		fargs_ct_log_err(ct->tr, "", err);
+out:
+	kvfree(add.ips);
+	kvfree(del.ips);
 	return err;
 }
 
@@ -604,10 +859,10 @@ static ssize_t fargs_ct_write(struct file *file, const char __user *ubuf,
 			      size_t cnt, loff_t *ppos)
 {
 	struct fargs_ct_file *f = file->private_data;
+	struct fargs_ct_req req = {};
 	struct fargs_ct *ct = f->ct;
-	struct ftrace_ops *ops;
-	char *buf, *p, *tok;
-	int err = -ENOMEM;
+	char *buf;
+	int err;
 
 	if (!cnt)
 		return 0;
@@ -617,37 +872,19 @@ static ssize_t fargs_ct_write(struct file *file, const char __user *ubuf,
 	if (IS_ERR(buf))
 		return PTR_ERR(buf);
 
-	ops = kzalloc(sizeof(*ops), GFP_KERNEL);
+	err = fargs_ct_parse(ct->tr, buf, cnt, &req);
 	mutex_lock(&fargs_ct_mutex);
 	/*
-	 * Start from the selection there is now (another file may have
-	 * changed it since this one was opened), or from nothing after '>'.
+	 * Apply to the selection there is now (another file may have
+	 * changed it since this one was opened), or to nothing after '>'.
+	 * A failure keeps the selection there was.
 	 */
-	if (ops)
-		err = ftrace_set_filter_ips(ops, f->trunc ? NULL : ct->sel,
-					    f->trunc ? 0 : ct->nr_sel, 0, 1);
-	/* Apply the names, globs and "!" removals to that copy. */
-	p = buf;
-	while (!err && (tok = strsep(&p, " \t\n")) != NULL) {
-		if (!*tok)
-			continue;
-		err = fargs_ct_apply(ops, tok);
-		if (err)
-			fargs_ct_log_err(ct->tr, tok, err);
-	}
-	/* Then commit it: a failure keeps the selection there was. */
-	if (!err) {
-		err = fargs_ct_commit(ct, ops);
-		if (err)
-			fargs_ct_log_err(ct->tr, "", err);
-	}
-	/* Committed, or failed: either way '>' has had its effect. */
+	if (!err)
+		err = fargs_ct_apply(ct, &req, f->trunc);
+	/* Applied, or failed: either way '>' has had its effect. */
 	f->trunc = false;
 	mutex_unlock(&fargs_ct_mutex);
-	if (ops) {
-		ftrace_free_filter(ops);
-		kfree(ops);
-	}
+	fargs_ct_req_free(&req);
 	kfree(buf);
 	if (err)
 		return err;
