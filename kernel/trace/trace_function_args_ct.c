@@ -403,23 +403,32 @@ enum {
 	FARGS_CT_ERR_NO_MATCH,
 	FARGS_CT_ERR_BUSY,
 	FARGS_CT_ERR_ATTACH,
+	FARGS_CT_ERR_EMPTY,
 };
 
 static const char * const fargs_ct_errs[] = {
 	[FARGS_CT_ERR_NO_MATCH]	= "No traceable function matches",
 	[FARGS_CT_ERR_BUSY]	= "A selected function has another direct trampoline",
 	[FARGS_CT_ERR_ATTACH]	= "Attaching the selection failed",
+	[FARGS_CT_ERR_EMPTY]	= "Empty function or module name",
 };
 
-/* An error_log line for @tr's set_ftrace_direct_multi */
+/* An error_log line for @tr's set_ftrace_direct_multi: @type at @cmd[@pos] */
+static void fargs_ct_log(struct trace_array *tr, int type, const char *cmd,
+			 unsigned int pos)
+{
+	tracing_log_err(tr, "set_ftrace_direct_multi", cmd,
+			(const char **)fargs_ct_errs, type, pos);
+}
+
+/* The error_log line for an errno of a write or of an attach */
 static void fargs_ct_log_err(struct trace_array *tr, const char *cmd, int err)
 {
 	int type = FARGS_CT_ERR_NO_MATCH;
 
 	if (err != -EINVAL)
 		type = err == -EBUSY ? FARGS_CT_ERR_BUSY : FARGS_CT_ERR_ATTACH;
-	tracing_log_err(tr, "set_ftrace_direct_multi", cmd,
-			(const char **)fargs_ct_errs, type, 0);
+	fargs_ct_log(tr, type, cmd, 0);
 }
 
 /**
@@ -583,8 +592,9 @@ static int fargs_ct_cmp_names(const void *a, const void *b, const void *priv)
 }
 
 /*
- * Parse one token, in place: "[!]glob[:mod:NAME]", ":mod:NAME" or an
- * index.  Returns false when the module is empty.
+ * Parse one token, in place: "[!]glob[:mod:NAME]", "[!]:mod:NAME" or an
+ * index.  Returns false when the function name and the module are both
+ * empty ("!" alone: set_ftrace_filter refuses it too), or the module is.
  */
 static bool fargs_ct_parse_tok(struct fargs_ct_pat *pat, char *p)
 {
@@ -604,9 +614,9 @@ static bool fargs_ct_parse_tok(struct fargs_ct_pat *pat, char *p)
 	pat->type = MATCH_FULL;
 	pat->search = p;
 	pat->len = strlen(p);
-	/* Empty: every function (of the module) */
+	/* Empty: every function of the module; without one, a mistake */
 	if (!*p)
-		return true;
+		return !!pat->mod;
 	/* No function name starts with '!': "!!name" matches nothing. */
 	if (*p == '!')
 		return true;
@@ -655,7 +665,8 @@ static int fargs_ct_parse(struct trace_array *tr, char *buf, size_t cnt,
 		pat = &req->pats[req->nr_pats];
 		pat->tok = buf + i;
 		if (!fargs_ct_parse_tok(pat, req->text + i)) {
-			fargs_ct_log_err(tr, pat->tok, -EINVAL);
+			fargs_ct_log(tr, FARGS_CT_ERR_EMPTY, pat->tok,
+				     strlen(pat->tok));
 			return -EINVAL;
 		}
 		if (pat->type == MATCH_FULL && pat->len && !pat->mod)
