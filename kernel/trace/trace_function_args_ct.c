@@ -404,6 +404,7 @@ enum {
 	FARGS_CT_ERR_BUSY,
 	FARGS_CT_ERR_ATTACH,
 	FARGS_CT_ERR_EMPTY,
+	FARGS_CT_ERR_NUL,
 };
 
 static const char * const fargs_ct_errs[] = {
@@ -411,6 +412,7 @@ static const char * const fargs_ct_errs[] = {
 	[FARGS_CT_ERR_BUSY]	= "A selected function has another direct trampoline",
 	[FARGS_CT_ERR_ATTACH]	= "Attaching the selection failed",
 	[FARGS_CT_ERR_EMPTY]	= "Empty function or module name",
+	[FARGS_CT_ERR_NUL]	= "NUL byte inside the write",
 };
 
 /* An error_log line for @tr's set_ftrace_direct_multi: @type at @cmd[@pos] */
@@ -643,6 +645,17 @@ static int fargs_ct_parse(struct trace_array *tr, char *buf, size_t cnt,
 {
 	struct fargs_ct_pat *pat;
 	unsigned int i, n = 0;
+
+	/*
+	 * NULs at the end are the end of the text; one inside it would hide
+	 * what follows from the parser: refuse the whole write.
+	 */
+	while (cnt && !buf[cnt - 1])
+		cnt--;
+	if (memchr(buf, '\0', cnt)) {
+		fargs_ct_log(tr, FARGS_CT_ERR_NUL, "", 0);
+		return -EINVAL;
+	}
 
 	/* Cut the tokens out where they are, and count them. */
 	for (i = 0; i < cnt; i++) {
