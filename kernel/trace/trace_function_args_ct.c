@@ -488,7 +488,7 @@ void fargs_ct_stop(struct trace_array *tr)
  */
 struct fargs_ct_file {
 	struct fargs_ct		*ct;
-	/* opened with '>' and not written yet: the selection starts empty */
+	/* opened with '>' and no write succeeded yet: start from nothing */
 	bool			trunc;
 };
 
@@ -905,8 +905,13 @@ static ssize_t fargs_ct_write(struct file *file, const char __user *ubuf,
 	 */
 	if (!err)
 		err = fargs_ct_apply(ct, &req, f->trunc);
-	/* Applied, or failed: either way '>' has had its effect. */
-	f->trunc = false;
+	/*
+	 * '>' has had its effect once a write succeeded.  After a failed
+	 * one, the next write still starts from nothing, and closing the
+	 * file still empties the selection.
+	 */
+	if (!err)
+		f->trunc = false;
 	mutex_unlock(&fargs_ct_mutex);
 	fargs_ct_req_free(&req);
 	kfree(buf);
