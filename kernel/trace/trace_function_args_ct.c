@@ -482,23 +482,31 @@ void fargs_ct_stop(struct trace_array *tr)
 /* ---- tracefs: set_ftrace_direct_multi ------------------------------------ */
 
 /*
+ * The file's i_private is the instance, as for the instance's other files:
+ * its fargs_ct is looked up under fargs_ct_mutex, once the open holds a
+ * reference on the instance.  An instance being removed is gone from the
+ * instance list before its fargs_ct is freed, so an open that races with
+ * the removal fails in tracing_check_open_get_tr(), and one that holds the
+ * reference keeps the instance, and its fargs_ct, from being removed.
+ *
  * Per open file, for writing.  Each write applies to the selection there
  * is when it runs, under fargs_ct_mutex: two files that append at the same
  * time both get their functions.
  */
 struct fargs_ct_file {
-	struct fargs_ct		*ct;
+	struct trace_array	*tr;
 	/* opened with '>' and no write succeeded yet: start from nothing */
 	bool			trunc;
 };
 
 static int fargs_ct_show(struct seq_file *m, void *v)
 {
-	struct fargs_ct *ct = m->private;
+	struct fargs_ct *ct;
 	unsigned int i;
 
 	mutex_lock(&fargs_ct_mutex);
-	for (i = 0; i < ct->nr_sel; i++)
+	ct = fargs_ct_of(m->private);
+	for (i = 0; ct && i < ct->nr_sel; i++)
 		seq_printf(m, "%ps\n", (void *)ct->sel[i]);
 	mutex_unlock(&fargs_ct_mutex);
 	return 0;
@@ -848,34 +856,35 @@ out:
 
 static int fargs_ct_open(struct inode *inode, struct file *file)
 {
-	struct fargs_ct *ct = inode->i_private;
+	struct trace_array *tr = inode->i_private;
 	struct fargs_ct_file *f;
 	int ret;
 
-	/* The instance stays while the file is open, and so does @ct. */
-	ret = tracing_check_open_get_tr(ct->tr);
+	/* The instance, and so its fargs_ct, stays while the file is open. */
+	ret = tracing_check_open_get_tr(tr);
 	if (ret)
 		return ret;
 	ret = -EINVAL;
 	if ((file->f_mode & FMODE_READ) && (file->f_mode & FMODE_WRITE))
 		goto put;
 	if (file->f_mode & FMODE_READ) {
-		ret = single_open(file, fargs_ct_show, ct);
-		goto out;
+		ret = single_open(file, fargs_ct_show, tr);
+		if (ret)
+			goto put;
+		return 0;
 	}
 
 	ret = -ENOMEM;
 	f = kzalloc(sizeof(*f), GFP_KERNEL);
 	if (!f)
 		goto put;
-	f->ct = ct;
+	f->tr = tr;
 	/* '>' starts from nothing, '>>' from the selection of each write. */
 	f->trunc = file->f_flags & O_TRUNC && !(file->f_flags & O_APPEND);
 	file->private_data = f;
 	return 0;
 put:
-	trace_array_put(ct->tr);
-out:
+	trace_array_put(tr);
 	return ret;
 }
 
@@ -884,7 +893,7 @@ static ssize_t fargs_ct_write(struct file *file, const char __user *ubuf,
 {
 	struct fargs_ct_file *f = file->private_data;
 	struct fargs_ct_req req = {};
-	struct fargs_ct *ct = f->ct;
+	struct fargs_ct *ct;
 	char *buf;
 	int err;
 
@@ -896,8 +905,11 @@ static ssize_t fargs_ct_write(struct file *file, const char __user *ubuf,
 	if (IS_ERR(buf))
 		return PTR_ERR(buf);
 
-	err = fargs_ct_parse(ct->tr, buf, cnt, &req);
+	err = fargs_ct_parse(f->tr, buf, cnt, &req);
 	mutex_lock(&fargs_ct_mutex);
+	ct = fargs_ct_of(f->tr);
+	if (!err && !ct)
+		err = -ENODEV;
 	/*
 	 * Apply to the selection there is now (another file may have
 	 * changed it since this one was opened), or to nothing after '>'.
@@ -923,22 +935,25 @@ static ssize_t fargs_ct_write(struct file *file, const char __user *ubuf,
 
 static int fargs_ct_release(struct inode *inode, struct file *file)
 {
-	struct fargs_ct *ct = inode->i_private;
+	struct trace_array *tr = inode->i_private;
 	struct fargs_ct_file *f = file->private_data;
+	struct fargs_ct *ct;
 
 	if (file->f_mode & FMODE_READ) {
-		trace_array_put(ct->tr);
+		trace_array_put(tr);
 		return single_release(inode, file);
 	}
 
 	/* "> set_ftrace_direct_multi" with nothing written empties it. */
 	if (f->trunc) {
 		mutex_lock(&fargs_ct_mutex);
-		WARN_ON(fargs_ct_set(ct, NULL, 0));
+		ct = fargs_ct_of(tr);
+		if (ct)
+			WARN_ON(fargs_ct_set(ct, NULL, 0));
 		mutex_unlock(&fargs_ct_mutex);
 	}
 	kfree(f);
-	trace_array_put(ct->tr);
+	trace_array_put(tr);
 	return 0;
 }
 
@@ -973,7 +988,7 @@ void fargs_ct_init_tracefs(struct trace_array *tr, struct dentry *d)
 	mutex_lock(&fargs_ct_mutex);
 	list_add_tail(&ct->list, &fargs_ct_list);
 	mutex_unlock(&fargs_ct_mutex);
-	trace_create_file("set_ftrace_direct_multi", TRACE_MODE_WRITE, d, ct,
+	trace_create_file("set_ftrace_direct_multi", TRACE_MODE_WRITE, d, tr,
 			  &fargs_ct_fops);
 }
 
