@@ -490,36 +490,23 @@ static u8 fta_build(struct ftrace_func_model *model, const struct btf *btf,
 	return FTRACE_MODEL_OK;
 }
 
-static struct ftrace_func_model *fta_create(unsigned long ip)
+/* The model of @ip, function @name of @mod (NULL: vmlinux) */
+static struct ftrace_func_model *fta_create_in(unsigned long ip,
+					       const char *name,
+					       struct module *mod)
 {
 	struct ftrace_func_model *model;
 	const struct btf_type *t;
 	struct btf *btf, *base;
-	char name[KSYM_NAME_LEN];
-	struct module *mod;
 	unsigned int nr;
 	s32 id;
 	u8 reason;
-
-	/* The symbol that contains @ip; ip may sit after an ENDBR. */
-	if (lookup_symbol_name(ip, name))
-		return fta_alloc_unknown(ip, FTRACE_MODEL_NO_SYMBOL);
 
 	base = bpf_get_btf_vmlinux();
 	if (IS_ERR_OR_NULL(base))
 		return fta_alloc_unknown(ip, FTRACE_MODEL_NO_BTF);
 
-	/*
-	 * The module cannot be freed under us: the ftrace core calls this
-	 * with ftrace_lock held, and the module notifier holds fta_mutex.
-	 */
-	preempt_disable();
-	mod = __module_address(ip);
-	preempt_enable();
-
 	if (mod) {
-		if (mod->state == MODULE_STATE_GOING)
-			return NULL;
 		btf = btf_get_module_btf(mod);
 		if (IS_ERR_OR_NULL(btf))
 			return fta_alloc_unknown(ip, FTRACE_MODEL_NO_BTF);
@@ -567,6 +554,37 @@ err_put:
 	return NULL;
 }
 
+/*
+ * Callers need not keep @ip's module alive (the ftrace core holds
+ * ftrace_lock, which ftrace_release_mod() waits for, but other callers of
+ * ftrace_args_prepare() hold nothing): take a reference on it for the
+ * time its symbol and BTF are read.  A module that is going away gets no
+ * model; its addresses are about to be reused.
+ */
+static struct ftrace_func_model *fta_create(unsigned long ip)
+{
+	struct ftrace_func_model *model;
+	char name[KSYM_NAME_LEN];
+	struct module *mod;
+	bool going = false;
+
+	preempt_disable();
+	mod = __module_address(ip);
+	if (mod && !try_module_get(mod))
+		going = true;
+	preempt_enable();
+	if (going)
+		return NULL;
+
+	/* The symbol that contains @ip; ip may sit after an ENDBR. */
+	if (lookup_symbol_name(ip, name))
+		model = fta_alloc_unknown(ip, FTRACE_MODEL_NO_SYMBOL);
+	else
+		model = fta_create_in(ip, name, mod);
+	module_put(mod);
+	return model;
+}
+
 static struct ftrace_func_model *fta_lookup_locked(unsigned long ip)
 {
 	struct ftrace_func_model *model;
@@ -588,7 +606,12 @@ static struct ftrace_func_model *fta_lookup_locked(unsigned long ip)
  * Any other user may call it from process context to build a model in
  * advance.  Functions with no usable BTF get an unknown model.
  *
- * Context: process context; may sleep.
+ * The caller need not hold ftrace_lock or a reference on the module that
+ * holds @ip: the model is built with a reference on that module taken
+ * here, and none is built once the module is going away.
+ *
+ * Context: process context; may sleep.  It may be called with ftrace_lock
+ * held, as the ftrace core does.
  * Return: 0 when a model (known or unknown) is cached, -ENOMEM when none
  * could be built, -ENOENT when @ip belongs to a module that is going away.
  */
