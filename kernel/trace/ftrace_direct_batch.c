@@ -732,8 +732,12 @@ static int fdb_module_notify(struct notifier_block *nb, unsigned long state,
 
 static struct notifier_block fdb_module_nb = {
 	.notifier_call = fdb_module_notify,
-	/* before the owners' own notifiers free anything */
-	.priority = INT_MAX,
+	/*
+	 * Before the owners' own notifiers free anything, and after those
+	 * that must forget a module's functions before they are detached
+	 * under them (trace_function_args_ct.c).
+	 */
+	.priority = FTRACE_DIRECT_BATCH_MODULE_PRIO,
 };
 
 /* ---- tracefs: direct_functions ------------------------------------------- */

@@ -24,6 +24,7 @@
 #include <linux/ftrace.h>
 #include <linux/kprobes.h>
 #include <linux/kallsyms.h>
+#include <linux/module.h>
 #include <linux/trace_clock.h>
 #include <linux/seq_file.h>
 #include <linux/bsearch.h>
@@ -67,7 +68,8 @@ static nokprobe_inline struct trace_array *fargs_ct_map_tr(unsigned long ip)
 	struct ftrace_func_entry *entry;
 
 	entry = map ? ftrace_lookup_ip(map, ip) : NULL;
-	return entry ? (struct trace_array *)entry->direct : NULL;
+	/* fargs_ct_map_forget() may clear it */
+	return entry ? (struct trace_array *)READ_ONCE(entry->direct) : NULL;
 }
 
 /**
@@ -278,6 +280,24 @@ static void fargs_ct_map_publish(struct ftrace_hash *map)
 		static_branch_disable(&fargs_ct_active);
 	synchronize_rcu();
 	free_ftrace_hash(old);
+}
+
+/*
+ * Take @ip out of the map without building a new one, which could fail:
+ * its entry stays, naming no instance, until the next publish.  A reader
+ * sees either the instance or NULL, and NULL is what an absent entry
+ * gives.
+ */
+static void fargs_ct_map_forget(unsigned long ip)
+{
+	struct ftrace_hash *map;
+	struct ftrace_func_entry *entry;
+
+	map = rcu_dereference_protected(fargs_ct_map,
+					lockdep_is_held(&fargs_ct_mutex));
+	entry = map ? ftrace_lookup_ip(map, ip) : NULL;
+	if (entry)
+		WRITE_ONCE(entry->direct, 0);
 }
 
 /* The batch's owner name in direct_functions */
@@ -771,6 +791,25 @@ static bool fargs_ct_has(const unsigned long *sel, unsigned int n,
 }
 
 /*
+ * Is @rec a function of vmlinux or of a live module?  A module's records
+ * stay from before its COMING notifiers until after its GOING ones, but
+ * only a live module's functions may be selected: fargs_ct_module_notify()
+ * must see every selected module function go.  The caller holds
+ * ftrace_lock, which keeps the module from being freed.
+ */
+static bool fargs_ct_rec_live(struct dyn_ftrace *rec)
+{
+	struct module *mod;
+	bool live;
+
+	preempt_disable();
+	mod = __module_text_address(rec->ip);
+	live = !mod || mod->state == MODULE_STATE_LIVE;
+	preempt_enable();
+	return live;
+}
+
+/*
  * One pass over the ftrace records: for each function, the last token of
  * @req that matches it says whether it is in the selection.  Collect in
  * @add those that join @base (sorted, @nr_base), in @del those that leave.
@@ -794,6 +833,8 @@ static int fargs_ct_scan(struct fargs_ct_req *req, const unsigned long *base,
 		index++;
 		cond_resched();
 		if (rec->flags & FTRACE_FL_DISABLED)
+			continue;
+		if (!fargs_ct_rec_live(rec))
 			continue;
 		if (!kallsyms_lookup(rec->ip, NULL, NULL, &modname, name))
 			continue;
@@ -1014,3 +1055,59 @@ void fargs_ct_remove_instance(struct trace_array *tr)
 	kvfree(ct->att);
 	kfree(ct);
 }
+
+/* Drop the functions of @mod from the @n sorted @ips, in place */
+static unsigned int fargs_ct_drop_mod(unsigned long *ips, unsigned int n,
+				      struct module *mod, bool attached)
+{
+	unsigned int i, kept = 0;
+
+	for (i = 0; i < n; i++) {
+		if (!within_module(ips[i], mod)) {
+			ips[kept++] = ips[i];
+			continue;
+		}
+		if (attached)
+			fargs_ct_map_forget(ips[i]);
+	}
+	return kept;
+}
+
+/*
+ * A module goes away: its functions leave every selection and every
+ * attached set, and the map.  The batch's own notifier, which runs after
+ * this one, detaches them (its priority is lower); until then their
+ * trampoline finds no instance in the map and goes straight into the
+ * function, and the tracer's callback no longer skips them.  Nothing
+ * here can fail: the arrays shrink in place, and the map's entries are
+ * cleared in place.
+ */
+static int fargs_ct_module_notify(struct notifier_block *nb,
+				  unsigned long state, void *data)
+{
+	struct module *mod = data;
+	struct fargs_ct *ct;
+
+	if (state != MODULE_STATE_GOING)
+		return NOTIFY_DONE;
+
+	mutex_lock(&fargs_ct_mutex);
+	list_for_each_entry(ct, &fargs_ct_list, list) {
+		ct->nr_sel = fargs_ct_drop_mod(ct->sel, ct->nr_sel, mod, false);
+		ct->nr_att = fargs_ct_drop_mod(ct->att, ct->nr_att, mod, true);
+	}
+	mutex_unlock(&fargs_ct_mutex);
+	return NOTIFY_OK;
+}
+
+static struct notifier_block fargs_ct_module_nb = {
+	.notifier_call	= fargs_ct_module_notify,
+	/* before fdb_module_notify() detaches the module's functions */
+	.priority	= FTRACE_DIRECT_BATCH_MODULE_PRIO + 1,
+};
+
+static __init int fargs_ct_init(void)
+{
+	return register_module_notifier(&fargs_ct_module_nb);
+}
+core_initcall(fargs_ct_init);
