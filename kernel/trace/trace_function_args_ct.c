@@ -267,19 +267,22 @@ static struct ftrace_hash *fargs_ct_map_build(struct fargs_ct *ct,
 	return map;
 }
 
-/* Publish @map; the previous one is freed once no reader can hold it. */
-static void fargs_ct_map_publish(struct ftrace_hash *map)
+/*
+ * Publish @map (which may be NULL) and return the previous one, once no
+ * reader can hold it: the caller may free it, or publish it again.
+ */
+static struct ftrace_hash *fargs_ct_map_swap(struct ftrace_hash *map)
 {
 	struct ftrace_hash *old;
 
-	if (map->count)
+	if (map && map->count)
 		static_branch_enable(&fargs_ct_active);
 	old = rcu_replace_pointer(fargs_ct_map, map,
 				  lockdep_is_held(&fargs_ct_mutex));
-	if (!map->count)
+	if (!map || !map->count)
 		static_branch_disable(&fargs_ct_active);
 	synchronize_rcu();
-	free_ftrace_hash(old);
+	return old;
 }
 
 /*
@@ -325,7 +328,7 @@ static void fargs_ct_owner(struct fargs_ct *ct, char *buf, size_t size)
 static int fargs_ct_sync_locked(struct fargs_ct *ct)
 {
 	unsigned int nr_target = ct->running ? ct->nr_sel : 0;
-	struct ftrace_hash *mid = NULL, *final = NULL;
+	struct ftrace_hash *mid = NULL, *final = NULL, *prev = NULL;
 	struct ftrace_direct_pair *pairs = NULL;
 	unsigned long *del, *add, *att = NULL;
 	unsigned int i, nr_del, nr_add, nr_att;
@@ -379,26 +382,25 @@ static int fargs_ct_sync_locked(struct fargs_ct *ct)
 		ftrace_args_prepare(add[i]);
 	}
 
-	if (mid) {
-		fargs_ct_map_publish(mid);
-		mid = NULL;
-	}
+	/* The previous map is kept until the update succeeded. */
+	if (mid)
+		prev = fargs_ct_map_swap(mid);
 	err = ftrace_direct_batch_update(ct->batch, pairs, nr_add, del, nr_del);
 	if (err) {
-		/* Nothing changed: the map is what it was. */
-		if (nr_del) {
-			mid = fargs_ct_map_build(ct, ct->att, ct->nr_att);
-			if (!WARN_ON(!mid))
-				fargs_ct_map_publish(mid);
-			mid = NULL;
-		}
+		/* Nothing changed: put the map back, which needs no memory. */
+		if (mid)
+			fargs_ct_map_swap(prev);
+		prev = NULL;
 		goto out;
 	}
-	fargs_ct_map_publish(final);
+	/* What this frees is @mid, or without it the map there was */
+	free_ftrace_hash(fargs_ct_map_swap(final));
+	mid = NULL;
 	final = NULL;
 	swap(ct->att, att);
 	ct->nr_att = nr_att;
 out:
+	free_ftrace_hash(prev);
 	free_ftrace_hash(mid);
 	free_ftrace_hash(final);
 	kvfree(att);
@@ -423,6 +425,7 @@ enum {
 	FARGS_CT_ERR_NO_MATCH,
 	FARGS_CT_ERR_BUSY,
 	FARGS_CT_ERR_ATTACH,
+	FARGS_CT_ERR_DETACH,
 	FARGS_CT_ERR_EMPTY,
 	FARGS_CT_ERR_NUL,
 };
@@ -431,6 +434,7 @@ static const char * const fargs_ct_errs[] = {
 	[FARGS_CT_ERR_NO_MATCH]	= "No traceable function matches",
 	[FARGS_CT_ERR_BUSY]	= "A selected function has another direct trampoline",
 	[FARGS_CT_ERR_ATTACH]	= "Attaching the selection failed",
+	[FARGS_CT_ERR_DETACH]	= "Detaching the selection failed",
 	[FARGS_CT_ERR_EMPTY]	= "Empty function or module name",
 	[FARGS_CT_ERR_NUL]	= "NUL byte inside the write",
 };
@@ -489,12 +493,21 @@ int fargs_ct_start(struct trace_array *tr)
 void fargs_ct_stop(struct trace_array *tr)
 {
 	struct fargs_ct *ct;
+	int err;
 
 	mutex_lock(&fargs_ct_mutex);
 	ct = fargs_ct_of(tr);
 	if (ct && ct->running) {
 		ct->running = false;
-		WARN_ON(fargs_ct_sync_locked(ct));
+		/*
+		 * Without memory the functions stay attached; with the tracer
+		 * off (tr->function_enabled is 0) their trampoline records
+		 * nothing, and the next start or the instance's removal
+		 * detaches them.
+		 */
+		err = fargs_ct_sync_locked(ct);
+		if (err)
+			fargs_ct_log(tr, FARGS_CT_ERR_DETACH, "", 0);
 	}
 	mutex_unlock(&fargs_ct_mutex);
 }
@@ -979,6 +992,7 @@ static int fargs_ct_release(struct inode *inode, struct file *file)
 	struct trace_array *tr = inode->i_private;
 	struct fargs_ct_file *f = file->private_data;
 	struct fargs_ct *ct;
+	int err;
 
 	if (file->f_mode & FMODE_READ) {
 		trace_array_put(tr);
@@ -989,8 +1003,10 @@ static int fargs_ct_release(struct inode *inode, struct file *file)
 	if (f->trunc) {
 		mutex_lock(&fargs_ct_mutex);
 		ct = fargs_ct_of(tr);
-		if (ct)
-			WARN_ON(fargs_ct_set(ct, NULL, 0));
+		/* close() cannot report an error: error_log does. */
+		err = ct ? fargs_ct_set(ct, NULL, 0) : 0;
+		if (err)
+			fargs_ct_log(tr, FARGS_CT_ERR_DETACH, "", 0);
 		mutex_unlock(&fargs_ct_mutex);
 	}
 	kfree(f);
@@ -1040,11 +1056,19 @@ void fargs_ct_init_tracefs(struct trace_array *tr, struct dentry *d)
 void fargs_ct_remove_instance(struct trace_array *tr)
 {
 	struct fargs_ct *ct;
+	unsigned int i;
 
 	mutex_lock(&fargs_ct_mutex);
 	ct = fargs_ct_of(tr);
 	if (ct) {
-		WARN_ON(ct->nr_att);
+		/*
+		 * Functions that stopping the tracer could not detach (it ran
+		 * out of memory): the map must not name @tr once it is freed.
+		 * ftrace_direct_batch_free() detaches them below, and waits
+		 * for the handlers that may have read @tr before.
+		 */
+		for (i = 0; i < ct->nr_att; i++)
+			fargs_ct_map_forget(ct->att[i]);
 		list_del(&ct->list);
 	}
 	mutex_unlock(&fargs_ct_mutex);
