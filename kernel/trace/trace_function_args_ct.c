@@ -37,6 +37,11 @@
 #include "ftrace_internal.h"
 #include "trace_function_args.h"
 
+/* Longest token: a symbol and a module name, with "!", ":mod:" and globs */
+#define FARGS_CT_TOK_MAX	(KSYM_SYMBOL_LEN + 4)
+/* Most bytes one write(2) takes; it returns a short count for the rest */
+#define FARGS_CT_WRITE_MAX	SZ_1M
+
 DEFINE_STATIC_KEY_FALSE(fargs_ct_active);
 
 /* The call-through state of one instance */
@@ -427,7 +432,7 @@ enum {
 	FARGS_CT_ERR_ATTACH,
 	FARGS_CT_ERR_DETACH,
 	FARGS_CT_ERR_EMPTY,
-	FARGS_CT_ERR_NUL,
+	FARGS_CT_ERR_LONG,
 };
 
 static const char * const fargs_ct_errs[] = {
@@ -436,7 +441,7 @@ static const char * const fargs_ct_errs[] = {
 	[FARGS_CT_ERR_ATTACH]	= "Attaching the selection failed",
 	[FARGS_CT_ERR_DETACH]	= "Detaching the selection failed",
 	[FARGS_CT_ERR_EMPTY]	= "Empty function or module name",
-	[FARGS_CT_ERR_NUL]	= "NUL byte inside the write",
+	[FARGS_CT_ERR_LONG]	= "Name too long",
 };
 
 /* An error_log line for @tr's set_ftrace_direct_multi: @type at @cmd[@pos] */
@@ -528,6 +533,8 @@ void fargs_ct_stop(struct trace_array *tr)
  */
 struct fargs_ct_file {
 	struct trace_array	*tr;
+	/* a token that the last write left unfinished */
+	struct trace_parser	parser;
 	/* opened with '>' and no write succeeded yet: start from nothing */
 	bool			trunc;
 };
@@ -594,8 +601,11 @@ struct fargs_ct_req {
 	/* indices into @pats: names sorted by name then position, others */
 	unsigned int		*names, nr_names;
 	unsigned int		*others, nr_others;
-	/* the write, with the tokens parsed in place */
+	/* the tokens, each ended by a NUL, as written: for error_log */
 	char			*text;
+	size_t			len;
+	/* a copy of @text, where the tokens are parsed in place */
+	char			*work;
 };
 
 /* A growing array of functions */
@@ -678,47 +688,39 @@ static void fargs_ct_req_free(struct fargs_ct_req *req)
 	kvfree(req->names);
 	kvfree(req->others);
 	kvfree(req->text);
+	kvfree(req->work);
 }
 
-/* Split the @cnt bytes of @buf into tokens and parse them into @req */
-static int fargs_ct_parse(struct trace_array *tr, char *buf, size_t cnt,
-			  struct fargs_ct_req *req)
+/* Append a token of @len bytes to @req->text, which has room for it */
+static void fargs_ct_req_add(struct fargs_ct_req *req, const char *tok,
+			     size_t len)
+{
+	memcpy(req->text + req->len, tok, len);
+	req->len += len;
+	req->text[req->len++] = '\0';
+}
+
+/* Parse the tokens of @req->text */
+static int fargs_ct_parse(struct trace_array *tr, struct fargs_ct_req *req)
 {
 	struct fargs_ct_pat *pat;
-	unsigned int i, n = 0;
+	unsigned int n = 0;
+	size_t off;
 
-	/*
-	 * NULs at the end are the end of the text; one inside it would hide
-	 * what follows from the parser: refuse the whole write.
-	 */
-	while (cnt && !buf[cnt - 1])
-		cnt--;
-	if (memchr(buf, '\0', cnt)) {
-		fargs_ct_log(tr, FARGS_CT_ERR_NUL, "", 0);
-		return -EINVAL;
-	}
-
-	/* Cut the tokens out where they are, and count them. */
-	for (i = 0; i < cnt; i++) {
-		if (strchr(" \t\n", buf[i]))
-			buf[i] = '\0';
-		else if (!i || !buf[i - 1])
-			n++;
-	}
+	for (off = 0; off < req->len; off += strlen(req->text + off) + 1)
+		n++;
 	req->pats = kvcalloc(n + 1, sizeof(*req->pats), GFP_KERNEL);
 	req->names = kvmalloc_array(n + 1, sizeof(*req->names), GFP_KERNEL);
 	req->others = kvmalloc_array(n + 1, sizeof(*req->others), GFP_KERNEL);
 	/* Parsed in a copy: error_log shows the tokens as written. */
-	req->text = kvmemdup(buf, cnt + 1, GFP_KERNEL);
-	if (!req->pats || !req->names || !req->others || !req->text)
+	req->work = kvmemdup(req->text, req->len + 1, GFP_KERNEL);
+	if (!req->pats || !req->names || !req->others || !req->work)
 		return -ENOMEM;
 
-	for (i = 0; i < cnt; i++) {
-		if (!buf[i] || (i && buf[i - 1]))
-			continue;
+	for (off = 0; off < req->len; off += strlen(req->text + off) + 1) {
 		pat = &req->pats[req->nr_pats];
-		pat->tok = buf + i;
-		if (!fargs_ct_parse_tok(pat, req->text + i)) {
+		pat->tok = req->text + off;
+		if (!fargs_ct_parse_tok(pat, req->work + off)) {
 			fargs_ct_log(tr, FARGS_CT_ERR_EMPTY, pat->tok,
 				     strlen(pat->tok));
 			return -EINVAL;
@@ -932,6 +934,10 @@ static int fargs_ct_open(struct inode *inode, struct file *file)
 	f = kzalloc(sizeof(*f), GFP_KERNEL);
 	if (!f)
 		goto put;
+	if (trace_parser_get_init(&f->parser, FARGS_CT_TOK_MAX)) {
+		kfree(f);
+		goto put;
+	}
 	f->tr = tr;
 	/* '>' starts from nothing, '>>' from the selection of each write. */
 	f->trunc = file->f_flags & O_TRUNC && !(file->f_flags & O_APPEND);
@@ -942,35 +948,23 @@ put:
 	return ret;
 }
 
-static ssize_t fargs_ct_write(struct file *file, const char __user *ubuf,
-			      size_t cnt, loff_t *ppos)
+/*
+ * Parse and apply the tokens of @req, all or none, to the selection
+ * there is now (another file may have changed it since this one was
+ * opened), or to nothing after '>'.  A failure keeps the selection there
+ * was.
+ */
+static int fargs_ct_commit(struct fargs_ct_file *f, struct fargs_ct_req *req)
 {
-	struct fargs_ct_file *f = file->private_data;
-	struct fargs_ct_req req = {};
 	struct fargs_ct *ct;
-	char *buf;
 	int err;
 
-	if (!cnt)
-		return 0;
-	if (cnt > SZ_1M)
-		return -E2BIG;
-	buf = memdup_user_nul(ubuf, cnt);
-	if (IS_ERR(buf))
-		return PTR_ERR(buf);
-
-	err = fargs_ct_parse(f->tr, buf, cnt, &req);
+	err = fargs_ct_parse(f->tr, req);
+	if (err)
+		return err;
 	mutex_lock(&fargs_ct_mutex);
 	ct = fargs_ct_of(f->tr);
-	if (!err && !ct)
-		err = -ENODEV;
-	/*
-	 * Apply to the selection there is now (another file may have
-	 * changed it since this one was opened), or to nothing after '>'.
-	 * A failure keeps the selection there was.
-	 */
-	if (!err)
-		err = fargs_ct_apply(ct, &req, f->trunc);
+	err = ct ? fargs_ct_apply(ct, req, f->trunc) : -ENODEV;
 	/*
 	 * '>' has had its effect once a write succeeded.  After a failed
 	 * one, the next write still starts from nothing, and closing the
@@ -979,11 +973,73 @@ static ssize_t fargs_ct_write(struct file *file, const char __user *ubuf,
 	if (!err)
 		f->trunc = false;
 	mutex_unlock(&fargs_ct_mutex);
+	return err;
+}
+
+/* Forget the unfinished token, and a failure of the parser */
+static void fargs_ct_parser_reset(struct trace_parser *parser)
+{
+	trace_parser_clear(parser);
+	parser->fail = false;
+}
+
+/*
+ * Read the tokens that the write of @cnt bytes at @ubuf completes into
+ * @req, as set_ftrace_filter reads them with trace_get_user(): white
+ * space or a NUL ends a token.  A token may start in an earlier write; one
+ * that this write leaves unfinished stays in the file's parser, for the
+ * next write or for the release.
+ */
+static int fargs_ct_read_tokens(struct fargs_ct_file *f,
+				const char __user *ubuf, size_t cnt,
+				loff_t *ppos, struct fargs_ct_req *req)
+{
+	struct trace_parser *parser = &f->parser;
+	size_t done = 0;
+	int read;
+
+	/* Room for every byte of the write and for a token it continues */
+	req->text = kvmalloc(cnt + parser->size + 1, GFP_KERNEL);
+	if (!req->text)
+		return -ENOMEM;
+	while (done < cnt) {
+		read = trace_get_user(parser, ubuf + done, cnt - done, ppos);
+		if (read < 0) {
+			if (read == -EINVAL)
+				fargs_ct_log(f->tr, FARGS_CT_ERR_LONG, "", 0);
+			return read;
+		}
+		done += read;
+		if (trace_parser_loaded(parser) && !trace_parser_cont(parser)) {
+			fargs_ct_req_add(req, parser->buffer, parser->idx);
+			trace_parser_clear(parser);
+		}
+	}
+	return 0;
+}
+
+static ssize_t fargs_ct_write(struct file *file, const char __user *ubuf,
+			      size_t cnt, loff_t *ppos)
+{
+	struct fargs_ct_file *f = file->private_data;
+	struct fargs_ct_req req = {};
+	int err;
+
+	if (!cnt)
+		return 0;
+	/* A longer write is taken a part at a time, each all or nothing. */
+	cnt = min_t(size_t, cnt, FARGS_CT_WRITE_MAX);
+
+	err = fargs_ct_read_tokens(f, ubuf, cnt, ppos, &req);
+	/* A write that completes no token changes nothing yet. */
+	if (!err && req.len)
+		err = fargs_ct_commit(f, &req);
 	fargs_ct_req_free(&req);
-	kfree(buf);
-	if (err)
+	if (err) {
+		/* The caller will write again what this write held. */
+		fargs_ct_parser_reset(&f->parser);
 		return err;
-	*ppos += cnt;
+	}
 	return cnt;
 }
 
@@ -999,7 +1055,25 @@ static int fargs_ct_release(struct inode *inode, struct file *file)
 		return single_release(inode, file);
 	}
 
-	/* "> set_ftrace_direct_multi" with nothing written empties it. */
+	/*
+	 * The token the last write left unfinished, as set_ftrace_filter
+	 * applies it at release.  close() cannot report an error: the
+	 * commit logs to error_log, and so does this.
+	 */
+	if (trace_parser_loaded(&f->parser)) {
+		struct fargs_ct_req req = {};
+
+		err = -ENOMEM;
+		req.text = kvmalloc(f->parser.idx + 1, GFP_KERNEL);
+		if (req.text) {
+			fargs_ct_req_add(&req, f->parser.buffer, f->parser.idx);
+			err = fargs_ct_commit(f, &req);
+		}
+		if (err == -ENOMEM)
+			fargs_ct_log_err(tr, "", err);
+		fargs_ct_req_free(&req);
+	}
+	/* '>' and no write that succeeded: the selection is empty. */
 	if (f->trunc) {
 		mutex_lock(&fargs_ct_mutex);
 		ct = fargs_ct_of(tr);
@@ -1009,6 +1083,7 @@ static int fargs_ct_release(struct inode *inode, struct file *file)
 			fargs_ct_log(tr, FARGS_CT_ERR_DETACH, "", 0);
 		mutex_unlock(&fargs_ct_mutex);
 	}
+	trace_parser_put(&f->parser);
 	kfree(f);
 	trace_array_put(tr);
 	return 0;
