@@ -31,7 +31,6 @@
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/ctype.h>
-#include <linux/glob.h>
 
 #include "trace.h"
 #include "ftrace_internal.h"
@@ -433,6 +432,7 @@ enum {
 	FARGS_CT_ERR_DETACH,
 	FARGS_CT_ERR_EMPTY,
 	FARGS_CT_ERR_LONG,
+	FARGS_CT_ERR_COMMAND,
 };
 
 static const char * const fargs_ct_errs[] = {
@@ -440,8 +440,9 @@ static const char * const fargs_ct_errs[] = {
 	[FARGS_CT_ERR_BUSY]	= "A selected function has another direct trampoline",
 	[FARGS_CT_ERR_ATTACH]	= "Attaching the selection failed",
 	[FARGS_CT_ERR_DETACH]	= "Detaching the selection failed",
-	[FARGS_CT_ERR_EMPTY]	= "Empty function or module name",
+	[FARGS_CT_ERR_EMPTY]	= "Empty function name",
 	[FARGS_CT_ERR_LONG]	= "Name too long",
+	[FARGS_CT_ERR_COMMAND]	= "Unknown command (only :mod: is known)",
 };
 
 /* An error_log line for @tr's set_ftrace_direct_multi: @type at @cmd[@pos] */
@@ -574,32 +575,36 @@ static int fargs_ct_set(struct fargs_ct *ct, unsigned long *sel,
 	return 0;
 }
 
-/* One token of a write, parsed */
+/* One token of a write, parsed by ftrace_filter_parse() */
 struct fargs_ct_pat {
 	/* as written, for error_log */
 	const char		*tok;
-	/* the function name or glob ("" with a module: all of them) */
-	const char		*search;
-	/* ":mod:NAME": only the functions of module NAME */
-	const char		*mod;
-	/* MATCH_INDEX: the function's index in available_filter_functions */
+	/* the function glob, or an index */
+	struct ftrace_glob	func;
+	/* ":mod:" and a module glob; search is NULL without it */
+	struct ftrace_glob	mod;
+	int			exclude_mod;
+	/* MATCH_INDEX: the line in available_filter_functions, from 1 */
 	unsigned long		index;
-	enum regex_type		type;
-	unsigned int		len;
 	/* "!": remove what matches */
 	bool			neg;
 	bool			matched;
 };
 
 /*
- * The tokens of one write.  The exact names without a module are looked
- * up by binary search, the others are tried one by one.
+ * The tokens of one write.  Exact names without a module are found by
+ * binary search in @names, indices in @idx; only globs and ":mod:" are
+ * tried one by one, with ftrace_match_symbol().
  */
 struct fargs_ct_req {
 	struct fargs_ct_pat	*pats;
 	unsigned int		nr_pats;
-	/* indices into @pats: names sorted by name then position, others */
+	/*
+	 * Positions in @pats: names sorted by name, indices by index (then
+	 * both by position), the others
+	 */
 	unsigned int		*names, nr_names;
+	unsigned int		*idx, nr_idx;
 	unsigned int		*others, nr_others;
 	/* the tokens, each ended by a NUL, as written: for error_log */
 	char			*text;
@@ -639,46 +644,46 @@ static int fargs_ct_cmp_names(const void *a, const void *b, const void *priv)
 	const struct fargs_ct_pat *pats = priv;
 	unsigned int x = *(const unsigned int *)a;
 	unsigned int y = *(const unsigned int *)b;
-	int cmp = strcmp(pats[x].search, pats[y].search);
+	int cmp = strcmp(pats[x].func.search, pats[y].func.search);
 
 	return cmp ? cmp : (x < y ? -1 : x > y);
 }
 
-/*
- * Parse one token, in place: "[!]glob[:mod:NAME]", "[!]:mod:NAME" or an
- * index.  Returns false when the function name and the module are both
- * empty ("!" alone: set_ftrace_filter refuses it too), or the module is.
- */
-static bool fargs_ct_parse_tok(struct fargs_ct_pat *pat, char *p)
+static int fargs_ct_cmp_idx(const void *a, const void *b, const void *priv)
 {
-	char *mod, *search;
-	int not;
+	const struct fargs_ct_pat *pats = priv;
+	unsigned int x = *(const unsigned int *)a;
+	unsigned int y = *(const unsigned int *)b;
 
-	pat->neg = *p == '!';
-	p += pat->neg;
-	mod = strstr(p, ":mod:");
-	if (mod) {
-		*mod = '\0';
-		mod += strlen(":mod:");
-		if (!*mod)
-			return false;
-		pat->mod = mod;
+	if (pats[x].index != pats[y].index)
+		return pats[x].index < pats[y].index ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Parse one token in place, as set_ftrace_filter does.  Returns false,
+ * with the FARGS_CT_ERR_* in @type, for a command other than "mod", and
+ * for "!" alone: set_ftrace_filter matches nothing with it, and a typo or
+ * a shell variable that expanded to nothing must not read as "remove
+ * everything" ("!*" says that).
+ */
+static bool fargs_ct_parse_tok(struct fargs_ct_pat *pat, char *p, int *type)
+{
+	int clear;
+
+	if (ftrace_filter_parse(p, &pat->func, &pat->mod, &clear,
+				&pat->exclude_mod)) {
+		*type = FARGS_CT_ERR_COMMAND;
+		return false;
 	}
-	pat->type = MATCH_FULL;
-	pat->search = p;
-	pat->len = strlen(p);
-	/* Empty: every function of the module; without one, a mistake */
-	if (!*p)
-		return !!pat->mod;
-	/* No function name starts with '!': "!!name" matches nothing. */
-	if (*p == '!')
-		return true;
-	pat->type = filter_parse_regex(p, pat->len, &search, &not);
-	pat->search = search;
-	pat->len = strlen(search);
+	pat->neg = clear;
+	if (!pat->func.len && !pat->mod.search) {
+		*type = FARGS_CT_ERR_EMPTY;
+		return false;
+	}
 	/* A bad index is 0, which no function has. */
-	if (pat->type == MATCH_INDEX && kstrtoul(search, 0, &pat->index))
-		pat->index = 0;
+	if (pat->func.type == MATCH_INDEX)
+		pat->index = ftrace_glob_index(&pat->func);
 	return true;
 }
 
@@ -686,6 +691,7 @@ static void fargs_ct_req_free(struct fargs_ct_req *req)
 {
 	kvfree(req->pats);
 	kvfree(req->names);
+	kvfree(req->idx);
 	kvfree(req->others);
 	kvfree(req->text);
 	kvfree(req->work);
@@ -706,26 +712,36 @@ static int fargs_ct_parse(struct trace_array *tr, struct fargs_ct_req *req)
 	struct fargs_ct_pat *pat;
 	unsigned int n = 0;
 	size_t off;
+	int type;
 
 	for (off = 0; off < req->len; off += strlen(req->text + off) + 1)
 		n++;
 	req->pats = kvcalloc(n + 1, sizeof(*req->pats), GFP_KERNEL);
 	req->names = kvmalloc_array(n + 1, sizeof(*req->names), GFP_KERNEL);
+	req->idx = kvmalloc_array(n + 1, sizeof(*req->idx), GFP_KERNEL);
 	req->others = kvmalloc_array(n + 1, sizeof(*req->others), GFP_KERNEL);
 	/* Parsed in a copy: error_log shows the tokens as written. */
 	req->work = kvmemdup(req->text, req->len + 1, GFP_KERNEL);
-	if (!req->pats || !req->names || !req->others || !req->work)
+	if (!req->pats || !req->names || !req->idx || !req->others ||
+	    !req->work)
 		return -ENOMEM;
 
 	for (off = 0; off < req->len; off += strlen(req->text + off) + 1) {
 		pat = &req->pats[req->nr_pats];
 		pat->tok = req->text + off;
-		if (!fargs_ct_parse_tok(pat, req->work + off)) {
-			fargs_ct_log(tr, FARGS_CT_ERR_EMPTY, pat->tok,
-				     strlen(pat->tok));
+		if (!fargs_ct_parse_tok(pat, req->work + off, &type)) {
+			fargs_ct_log(tr, type, pat->tok, strlen(pat->tok));
 			return -EINVAL;
 		}
-		if (pat->type == MATCH_FULL && pat->len && !pat->mod)
+		/*
+		 * arch_ftrace_match_adjust(), which ftrace_match_symbol()
+		 * applies, is the identity on x86-64: an exact name can be
+		 * compared as it is.
+		 */
+		if (pat->func.type == MATCH_INDEX)
+			req->idx[req->nr_idx++] = req->nr_pats;
+		else if (pat->func.type == MATCH_FULL && pat->func.len &&
+			 !pat->mod.search)
 			req->names[req->nr_names++] = req->nr_pats;
 		else
 			req->others[req->nr_others++] = req->nr_pats;
@@ -733,33 +749,9 @@ static int fargs_ct_parse(struct trace_array *tr, struct fargs_ct_req *req)
 	}
 	sort_r(req->names, req->nr_names, sizeof(*req->names),
 	       fargs_ct_cmp_names, NULL, req->pats);
+	sort_r(req->idx, req->nr_idx, sizeof(*req->idx),
+	       fargs_ct_cmp_idx, NULL, req->pats);
 	return 0;
-}
-
-static bool fargs_ct_pat_match(const struct fargs_ct_pat *pat,
-			       unsigned long index, const char *name,
-			       const char *modname)
-{
-	size_t len;
-
-	if (pat->mod && (!modname || strcmp(modname, pat->mod)))
-		return false;
-	switch (pat->type) {
-	case MATCH_INDEX:
-		return index == pat->index;
-	case MATCH_FRONT_ONLY:
-		return !strncmp(name, pat->search, pat->len);
-	case MATCH_MIDDLE_ONLY:
-		return strstr(name, pat->search);
-	case MATCH_END_ONLY:
-		len = strlen(name);
-		return len >= pat->len &&
-		       !memcmp(name + len - pat->len, pat->search, pat->len);
-	case MATCH_GLOB:
-		return glob_match(pat->search, name);
-	default:
-		return !pat->len || !strcmp(name, pat->search);
-	}
 }
 
 /*
@@ -768,7 +760,7 @@ static bool fargs_ct_pat_match(const struct fargs_ct_pat *pat,
  * decides whether the function is in the selection.
  */
 static int fargs_ct_last_match(struct fargs_ct_req *req, unsigned long index,
-			       const char *name, const char *modname)
+			       char *name, char *modname)
 {
 	unsigned int lo = 0, hi = req->nr_names, mid, i;
 	struct fargs_ct_pat *pat;
@@ -777,21 +769,42 @@ static int fargs_ct_last_match(struct fargs_ct_req *req, unsigned long index,
 	/* The first exact name that is not before @name */
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
-		if (strcmp(req->pats[req->names[mid]].search, name) < 0)
+		if (strcmp(req->pats[req->names[mid]].func.search, name) < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
 	for (; lo < req->nr_names; lo++) {
 		pat = &req->pats[req->names[lo]];
-		if (strcmp(pat->search, name))
+		if (strcmp(pat->func.search, name))
 			break;
 		pat->matched = true;
 		last = max_t(int, last, req->names[lo]);
 	}
+
+	/* The first index that is not below @index */
+	lo = 0;
+	hi = req->nr_idx;
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (req->pats[req->idx[mid]].index < index)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < req->nr_idx; lo++) {
+		pat = &req->pats[req->idx[lo]];
+		if (pat->index != index)
+			break;
+		pat->matched = true;
+		last = max_t(int, last, req->idx[lo]);
+	}
+
 	for (i = 0; i < req->nr_others; i++) {
 		pat = &req->pats[req->others[i]];
-		if (!fargs_ct_pat_match(pat, index, name, modname))
+		if (!ftrace_match_symbol(name, modname, &pat->func,
+					 pat->mod.search ? &pat->mod : NULL,
+					 pat->exclude_mod))
 			continue;
 		pat->matched = true;
 		last = max_t(int, last, req->others[i]);
@@ -829,20 +842,31 @@ static bool fargs_ct_rec_live(struct dyn_ftrace *rec)
  * @req that matches it says whether it is in the selection.  Collect in
  * @add those that join @base (sorted, @nr_base), in @del those that leave.
  * The cost is one symbol lookup a record, whatever the number of tokens.
+ *
+ * Records that ftrace does not patch (disabled) and functions of a module
+ * that is not live are never selected, an index that names one included:
+ * a direct trampoline on them would be listed as attached and never run,
+ * or outlive its module.
  */
 static int fargs_ct_scan(struct fargs_ct_req *req, const unsigned long *base,
 			 unsigned int nr_base, struct fargs_ct_ips *add,
 			 struct fargs_ct_ips *del)
 {
 	struct ftrace_rec_iter *iter;
-	char name[KSYM_NAME_LEN];
 	unsigned long index = 0;
 	struct dyn_ftrace *rec;
-	char *modname;
+	char *name, *modname;
 	int last, err = 0;
 	bool in;
 
+	name = kmalloc(KSYM_SYMBOL_LEN, GFP_KERNEL);
+	if (!name)
+		return -ENOMEM;
 	mutex_lock(&ftrace_lock);
+	if (unlikely(ftrace_is_dead())) {
+		err = -ENODEV;
+		goto out;
+	}
 	for_ftrace_rec_iter(iter) {
 		rec = ftrace_rec_iter_record(iter);
 		index++;
@@ -851,7 +875,7 @@ static int fargs_ct_scan(struct fargs_ct_req *req, const unsigned long *base,
 			continue;
 		if (!fargs_ct_rec_live(rec))
 			continue;
-		if (!kallsyms_lookup(rec->ip, NULL, NULL, &modname, name))
+		if (ftrace_rec_symbol(rec, &modname, name))
 			continue;
 		last = fargs_ct_last_match(req, index, name, modname);
 		if (last < 0)
@@ -863,7 +887,9 @@ static int fargs_ct_scan(struct fargs_ct_req *req, const unsigned long *base,
 		if (err)
 			break;
 	}
+out:
 	mutex_unlock(&ftrace_lock);
+	kfree(name);
 	return err;
 }
 
