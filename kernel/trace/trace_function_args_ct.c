@@ -40,6 +40,12 @@
 #define FARGS_CT_TOK_MAX	(KSYM_SYMBOL_LEN + 4)
 /* Most bytes one write(2) takes; it returns a short count for the rest */
 #define FARGS_CT_WRITE_MAX	SZ_1M
+/*
+ * Most globs and ":mod:" tokens in one write: the scan holds ftrace_lock
+ * while it tries each record against each of them (names and indices
+ * cost a binary search a record, however many there are).
+ */
+#define FARGS_CT_GLOBS_MAX	64
 
 DEFINE_STATIC_KEY_FALSE(fargs_ct_active);
 
@@ -433,6 +439,7 @@ enum {
 	FARGS_CT_ERR_EMPTY,
 	FARGS_CT_ERR_LONG,
 	FARGS_CT_ERR_COMMAND,
+	FARGS_CT_ERR_GLOBS,
 };
 
 static const char * const fargs_ct_errs[] = {
@@ -443,6 +450,9 @@ static const char * const fargs_ct_errs[] = {
 	[FARGS_CT_ERR_EMPTY]	= "Empty function name",
 	[FARGS_CT_ERR_LONG]	= "Name too long",
 	[FARGS_CT_ERR_COMMAND]	= "Unknown command (only :mod: is known)",
+	[FARGS_CT_ERR_GLOBS]	= "More than "
+				  __stringify(FARGS_CT_GLOBS_MAX)
+				  " globs or :mod: tokens in one write",
 };
 
 /* An error_log line for @tr's set_ftrace_direct_multi: @type at @cmd[@pos] */
@@ -738,13 +748,19 @@ static int fargs_ct_parse(struct trace_array *tr, struct fargs_ct_req *req)
 		 * applies, is the identity on x86-64: an exact name can be
 		 * compared as it is.
 		 */
-		if (pat->func.type == MATCH_INDEX)
+		if (pat->func.type == MATCH_INDEX) {
 			req->idx[req->nr_idx++] = req->nr_pats;
-		else if (pat->func.type == MATCH_FULL && pat->func.len &&
-			 !pat->mod.search)
+		} else if (pat->func.type == MATCH_FULL && pat->func.len &&
+			   !pat->mod.search) {
 			req->names[req->nr_names++] = req->nr_pats;
-		else
+		} else {
+			if (req->nr_others == FARGS_CT_GLOBS_MAX) {
+				fargs_ct_log(tr, FARGS_CT_ERR_GLOBS, pat->tok,
+					     0);
+				return -E2BIG;
+			}
 			req->others[req->nr_others++] = req->nr_pats;
+		}
 		req->nr_pats++;
 	}
 	sort_r(req->names, req->nr_names, sizeof(*req->names),
