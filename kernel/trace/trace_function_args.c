@@ -242,13 +242,24 @@ static void fargs_call(unsigned long ip, unsigned long parent_ip,
 
 	if (unlikely(!tr->function_enabled))
 		return;
-	/* The call-through trampoline records these calls itself. */
-	if (fargs_ct_serves(ip, tr))
-		return;
 
+	/*
+	 * tr->ops has no FTRACE_OPS_FL_RECURSION, so ftrace_ops_get_func()
+	 * gives ftrace this function itself, not ftrace_ops_assist_func():
+	 * when it is the only ops of a function, it runs preemptible and
+	 * without ftrace's recursion lock, which it takes here (that also
+	 * disables preemption).
+	 */
 	bit = ftrace_test_recursion_trylock(ip, parent_ip);
 	if (bit < 0)
 		return;
+
+	/*
+	 * The call-through trampoline records these calls itself.  Its map
+	 * is read under RCU: only with preemption disabled.
+	 */
+	if (fargs_ct_serves(ip, tr))
+		goto out;
 
 	trace_ctx = tracing_gen_ctx_dec();
 	if (atomic_read(&this_cpu_ptr(tr->array_buffer.data)->disabled))

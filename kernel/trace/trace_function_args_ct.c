@@ -87,6 +87,8 @@ static nokprobe_inline struct trace_array *fargs_ct_map_tr(unsigned long ip)
  * @ip: the traced function
  * @tr: the instance whose function_args callback runs
  *
+ * Context: ftrace's recursion lock held, so preemption disabled: that
+ * is the map's RCU read side.
  * Return: true when the trampoline records the calls of @ip into @tr, so
  * the callback must not record them too.
  */
@@ -94,9 +96,6 @@ bool __fargs_ct_serves(unsigned long ip, struct trace_array *tr)
 {
 	return fargs_ct_map_tr(ip) == tr;
 }
-
-/* The tracer's callback calls it before it takes the recursion lock. */
-NOKPROBE_SYMBOL(__fargs_ct_serves);
 
 /*
  * ---- the trampoline's handlers -----------------------------------------
@@ -192,7 +191,6 @@ out:
 	ftrace_test_recursion_unlock(bit);
 	return ret;
 }
-
 NOKPROBE_SYMBOL(fargs_ct_entry);
 
 /**
@@ -216,7 +214,6 @@ void fargs_ct_exit(struct fargs_ct_frame *frame, unsigned long *rp)
 		fargs_ct_record(tr, model, frame, rp, true);
 	ftrace_test_recursion_unlock(bit);
 }
-
 NOKPROBE_SYMBOL(fargs_ct_exit);
 
 /* ---- attaching ---------------------------------------------------------- */
