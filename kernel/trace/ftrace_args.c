@@ -135,8 +135,13 @@ static __always_inline unsigned int fta_stack_words(unsigned long *sp,
  * Stack slots are read only within the stack the function runs on; the
  * words of a slot past its end are stored as 0.
  *
- * May be called from any ftrace callback context, on the function's entry
- * only: @fregs must be the registers at function entry.
+ * Context: any ftrace callback context, NMI included, with preemption
+ * disabled: the bounds of the IRQ, exception and entry stacks are per-CPU
+ * data.  A callback has it disabled once it holds
+ * ftrace_test_recursion_trylock(), or when ftrace calls it through
+ * ftrace_ops_assist_func() (%FTRACE_OPS_FL_RECURSION); other callers
+ * disable it themselves.  On the function's entry only: @fregs must be the
+ * registers at function entry.
  *
  * Return: the number of stack slots read: @model->nr_stack, or fewer when
  * the stack ends before the last of them (slots from the returned number

@@ -837,6 +837,19 @@ static int fargs_selftest_check(struct trace_array *tr, unsigned long ip)
 }
 
 /*
+ * ftrace_args_read() as a callback runs it: with preemption disabled.  The
+ * stack bounds it checks come from per-CPU data (get_stack_info_noinstr()
+ * reads the IRQ and entry stacks of this CPU).
+ */
+static __init unsigned int
+fargs_selftest_read(const struct ftrace_func_model *model,
+		    struct ftrace_regs *fregs, unsigned long *words)
+{
+	guard(preempt)();
+	return ftrace_args_read(model, fregs, words);
+}
+
+/*
  * Stack arguments are read only within the stack: pretend the target was
  * entered with its return address in the last word but one of this task's
  * stack.  Its first stack argument (f) is then in the last word and read,
@@ -858,11 +871,12 @@ static __init int fargs_selftest_stack_end(unsigned long ip)
 	if (!model || model->nr_stack != 2 || model->nr_words != 8)
 		goto out;
 	regs.regs.sp = (unsigned long)(top - 2);
-	if (ftrace_args_read(model, fregs, words) != 1 ||
+	if (fargs_selftest_read(model, fregs, words) != 1 ||
 	    words[6] != top[-1] || words[7])
 		goto out;
 	regs.regs.sp = (unsigned long)not_a_stack;
-	if (ftrace_args_read(model, fregs, words) != 0 || words[6] || words[7])
+	if (fargs_selftest_read(model, fregs, words) != 0 || words[6] ||
+	    words[7])
 		goto out;
 	ret = 0;
 out:
@@ -902,7 +916,7 @@ static __init int fargs_selftest_ret_mem(void)
 	    model->ret.loc == FTRACE_ARG_LOC_RET_MEM &&
 	    model->ret.class == FTRACE_ARG_POINTER &&
 	    model->args[0].slot == 1 && model->args[1].slot == 2) {
-		ftrace_args_read(model, (struct ftrace_regs *)&regs, words);
+		fargs_selftest_read(model, (struct ftrace_regs *)&regs, words);
 		if (words[0] == 11 && words[1] == 13)
 			ret = 0;
 	}
