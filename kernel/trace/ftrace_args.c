@@ -279,39 +279,67 @@ static s32 fta_find_module_func(const struct btf *btf, const struct btf *base,
 	return -ENOENT;
 }
 
+static bool fta_members_aligned(const struct btf *btf,
+				const struct btf_type *t, u32 off);
+
 /*
- * Only aggregates whose members sit at their natural alignment travel in
- * registers; a packed struct with a misaligned member goes to memory, which
- * the model cannot express.
+ * Is every scalar of a value of type @id, @off bytes into an aggregate, at
+ * its natural alignment?  Array elements count as much as members: the
+ * first two elements of an array show whether all of them are aligned (the
+ * first its offset, the second the element size).
  */
-static bool fta_struct_in_regs(const struct btf *btf, const struct btf_type *t)
+static bool fta_aligned(const struct btf *btf, u32 id, u32 off)
+{
+	const struct btf_type *t = btf_type_skip_modifiers(btf, id, NULL);
+	const struct btf_array *arr;
+	u32 i, size;
+
+	if (!t)
+		return false;
+	if (btf_type_is_struct(t))
+		return fta_members_aligned(btf, t, off);
+	if (btf_type_is_array(t)) {
+		arr = btf_array(t);
+		if (IS_ERR(btf_resolve_size(btf, btf_type_by_id(btf, arr->type),
+					    &size)))
+			return false;
+		for (i = 0; i < min(arr->nelems, 2U); i++) {
+			if (!fta_aligned(btf, arr->type, off + i * size))
+				return false;
+		}
+		return true;
+	}
+	if (!btf_type_is_int(t) && !btf_type_is_ptr(t) && !btf_is_any_enum(t))
+		return false;
+	size = btf_type_is_ptr(t) ? sizeof(void *) : t->size;
+	return size && (size > 8 || !(off % size));
+}
+
+/* The members of the struct or union @t, which is @off bytes in */
+static bool fta_members_aligned(const struct btf *btf,
+				const struct btf_type *t, u32 off)
 {
 	const struct btf_member *m;
-	const struct btf_type *mt;
-	u32 i, off, msize;
+	u32 i;
 
 	for_each_member(i, t, m) {
 		if (__btf_member_bitfield_size(t, m))
 			continue;
-		mt = btf_type_skip_modifiers(btf, m->type, NULL);
-		if (!mt)
-			return false;
-		if (btf_type_is_struct(mt)) {
-			if (!fta_struct_in_regs(btf, mt))
-				return false;
-			continue;
-		}
-		if (btf_type_is_array(mt))
-			continue;
-		if (!btf_type_is_int(mt) && !btf_type_is_ptr(mt) &&
-		    !btf_is_any_enum(mt))
-			return false;
-		msize = btf_type_is_ptr(mt) ? sizeof(void *) : mt->size;
-		off = __btf_member_bit_offset(t, m) / 8;
-		if (!msize || (msize <= 8 && off % msize))
+		if (!fta_aligned(btf, m->type,
+				 off + __btf_member_bit_offset(t, m) / 8))
 			return false;
 	}
 	return true;
+}
+
+/*
+ * Only aggregates whose scalars all sit at their natural alignment, in
+ * nested structs and arrays too, travel in registers; a packed struct
+ * with a misaligned one goes to memory, which the model cannot express.
+ */
+static bool fta_struct_in_regs(const struct btf *btf, const struct btf_type *t)
+{
+	return fta_members_aligned(btf, t, 0);
 }
 
 /*

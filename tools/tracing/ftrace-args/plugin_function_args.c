@@ -235,41 +235,70 @@ static __s32 find_func(struct btf **btfp, const char *name)
 	return -1;
 }
 
+static int members_aligned(const struct btf *btf, const struct btf_type *t,
+			   unsigned int off);
+
 /*
- * Does a struct returned by value come back in memory, through a hidden
- * pointer in the first argument register?  As fta_classify() and
- * fta_struct_in_regs() decide it in kernel/trace/ftrace_args.c.
+ * Is every scalar of a value of type @id, @off bytes into an aggregate, at
+ * its natural alignment?  As fta_aligned() decides it: array elements
+ * count, and the first two elements of an array show it for all.
  */
-static int in_memory(const struct btf *btf, const struct btf_type *t)
+static int aligned(const struct btf *btf, __u32 id, unsigned int off)
+{
+	const struct btf_type *t = skip_mods(btf, id, NULL);
+	const struct btf_array *arr;
+	unsigned int i, size;
+	__s64 esize;
+
+	if (!t)
+		return 0;
+	if (btf_is_composite(t))
+		return members_aligned(btf, t, off);
+	if (btf_is_array(t)) {
+		arr = btf_array(t);
+		esize = btf__resolve_size(btf, arr->type);
+		if (esize < 0)
+			return 0;
+		for (i = 0; i < arr->nelems && i < 2; i++) {
+			if (!aligned(btf, arr->type, off + i * esize))
+				return 0;
+		}
+		return 1;
+	}
+	if (!btf_is_int(t) && !btf_is_ptr(t) && !btf_is_enum(t) &&
+	    !btf_is_enum64(t))
+		return 0;
+	size = btf_is_ptr(t) ? 8 : t->size;
+	return size && (size > 8 || off % size == 0);
+}
+
+/* The members of the struct or union @t, which is @off bytes in */
+static int members_aligned(const struct btf *btf, const struct btf_type *t,
+			   unsigned int off)
 {
 	const struct btf_member *m = btf_members(t);
-	const struct btf_type *mt;
-	unsigned int i, off, msize;
+	unsigned int i;
 
-	if (t->size > ARG_SIZE_MAX)
-		return 1;
 	for (i = 0; i < btf_vlen(t); i++, m++) {
 		if (btf_member_bitfield_size(t, i))
 			continue;
-		mt = skip_mods(btf, m->type, NULL);
-		if (!mt)
-			return 1;
-		if (btf_is_composite(mt)) {
-			if (in_memory(btf, mt))
-				return 1;
-			continue;
-		}
-		if (btf_is_array(mt))
-			continue;
-		if (!btf_is_int(mt) && !btf_is_ptr(mt) && !btf_is_enum(mt) &&
-		    !btf_is_enum64(mt))
-			return 1;
-		msize = btf_is_ptr(mt) ? 8 : mt->size;
-		off = btf_member_bit_offset(t, i) / 8;
-		if (!msize || (msize <= 8 && off % msize))
-			return 1;
+		if (!aligned(btf, m->type,
+			     off + btf_member_bit_offset(t, i) / 8))
+			return 0;
 	}
-	return 0;
+	return 1;
+}
+
+/*
+ * Does a struct returned by value come back in memory, through a hidden
+ * pointer in the first argument register?  As fta_classify() and
+ * fta_struct_in_regs() decide it in kernel/trace/ftrace_args.c: when it
+ * is larger than 16 bytes, or when a scalar in it, in a nested struct or
+ * in an array included, is not at its natural alignment.
+ */
+static int in_memory(const struct btf *btf, const struct btf_type *t)
+{
+	return t->size > ARG_SIZE_MAX || !members_aligned(btf, t, 0);
 }
 
 /* The same layout as ftrace_args_read() produces. */
