@@ -35,7 +35,7 @@ struct ftrace_regs;
  * @FTRACE_ARG_SIGNED: signed integer
  * @FTRACE_ARG_UNSIGNED: unsigned integer
  * @FTRACE_ARG_POINTER: pointer other than a string
- * @FTRACE_ARG_STRING: pointer to char
+ * @FTRACE_ARG_STRING: pointer to const char (a string the function reads)
  * @FTRACE_ARG_BOOL: _Bool
  * @FTRACE_ARG_ENUM: enum; the type id names its enumerators
  * @FTRACE_ARG_STRUCT: struct or union passed by value
@@ -58,11 +58,18 @@ enum ftrace_arg_class {
  * @FTRACE_ARG_LOC_STACK: in the caller's frame, @slot words above the
  *	return address
  * @FTRACE_ARG_LOC_RET: the return value registers
+ * @FTRACE_ARG_LOC_RET_MEM: a struct or union returned in memory (larger
+ *	than 16 bytes, or packed): the caller passes a pointer to it in the
+ *	first argument register, which shifts the arguments by one, and the
+ *	function returns that pointer in %rax.  The return value is that
+ *	pointer (class %FTRACE_ARG_POINTER, size 8); @type_id is the struct's
+ *	type
  */
 enum ftrace_arg_loc {
 	FTRACE_ARG_LOC_REG,
 	FTRACE_ARG_LOC_STACK,
 	FTRACE_ARG_LOC_RET,
+	FTRACE_ARG_LOC_RET_MEM,
 };
 
 /**
@@ -120,6 +127,8 @@ enum ftrace_model_reason {
  * @lin_regs: core internal: when the first @lin_regs words are the first
  *	argument registers in order and the others the first stack slots in
  *	order (the common case), their count; else %FTRACE_ARGS_NOT_LINEAR
+ * @nr_stack: number of stack slots the arguments take (the highest slot
+ *	used plus one), 0 when they all travel in registers
  * @ret: the return value; its class is %FTRACE_ARG_VOID for void
  * @src: core internal: where each stored word comes from, an argument
  *	register index below %FTRACE_ARGS_NR_REGS, else %FTRACE_ARGS_NR_REGS
@@ -143,6 +152,7 @@ struct ftrace_func_model {
 	u8			nr_args;
 	u8			nr_words;
 	u8			lin_regs;
+	u8			nr_stack;
 	struct ftrace_arg_desc	ret;
 	u8			src[FTRACE_ARGS_WORDS_MAX];
 	struct hlist_node	hnode;

@@ -10,9 +10,18 @@
 
 #include <linux/types.h>
 #include <linux/err.h>
+#include <linux/limits.h>
 
 struct module;
 struct ftrace_direct_batch;
+
+/*
+ * Priority of the batch's module notifier, which detaches every function
+ * of a module that goes away.  A user that must drop such functions from
+ * its own state before they are detached registers its module notifier
+ * with a higher priority; one at the default priority runs after it.
+ */
+#define FTRACE_DIRECT_BATCH_MODULE_PRIO	(INT_MAX - 1)
 
 /**
  * struct ftrace_direct_pair - one function and the trampoline it calls

@@ -12,8 +12,8 @@
  * Argument locations follow the x86-64 SysV calling convention: integer
  * class arguments of up to 8 bytes take one register, aggregates of 9 to 16
  * bytes take two registers if two are left and go to the stack otherwise,
- * and a struct returned by value that is larger than 16 bytes takes %rdi
- * for its hidden pointer.
+ * and a struct returned in memory (larger than 16 bytes, or packed) takes
+ * %rdi for its hidden pointer, which the function returns in %rax.
  */
 #include <linux/ftrace_args.h>
 #include <linux/ftrace.h>
@@ -25,6 +25,7 @@
 #include <linux/hash.h>
 #include <linux/btf.h>
 #include <linux/bpf.h>
+#include <asm/stacktrace.h>
 
 #define FTA_HASH_BITS	14
 #define FTA_HASH_SIZE	BIT(FTA_HASH_BITS)
@@ -98,31 +99,66 @@ const struct ftrace_func_model *ftrace_args_model(unsigned long ip)
 }
 EXPORT_SYMBOL_GPL(ftrace_args_model);
 
+/*
+ * How many of the @nr words above the return address at @sp lie on the
+ * stack that @sp is on: the task's stack, or the IRQ, exception or entry
+ * stack the function runs on.  All of them do when the model matches the
+ * function; a BTF prototype that does not match the compiled code could
+ * send the reads past the end of the stack, into a guard page or another
+ * stack.  get_stack_info_noinstr() knows the exact bounds of each x86-64
+ * stack (a THREAD_SIZE mask, as regs_within_kernel_stack() uses, does not
+ * fit the IRQ and exception stacks), and is noinstr: it cannot recurse
+ * into the tracer.
+ */
+static __always_inline unsigned int fta_stack_words(unsigned long *sp,
+						    unsigned int nr)
+{
+	struct stack_info info;
+
+	if (!get_stack_info_noinstr(sp, current, &info))
+		return 0;
+	return min_t(unsigned long, nr, info.end - (sp + 1));
+}
+
 /**
  * ftrace_args_read - copy the arguments of a function out of ftrace_regs
  * @model: the function's model, from ftrace_args_model()
  * @fregs: the ftrace_regs the callback received
  * @buf: room for @model->nr_words words
  *
- * Stores each argument at @buf[arg->word]: one word for arguments of up to
- * 8 bytes, two words for larger ones, stack arguments included.  Values
- * smaller than a word are stored as the register held them; consumers mask
- * them to the argument size.  For an unknown model the raw argument
- * registers are stored instead.
+ * Stores @model->nr_words words, each argument at @buf[arg->word]: one
+ * word for arguments of up to 8 bytes, two words for larger ones, stack
+ * arguments included.  Values smaller than a word are stored as the
+ * register held them; consumers mask them to the argument size.  For an
+ * unknown model the raw argument registers are stored instead.
  *
- * May be called from any ftrace callback context, on the function's entry
- * only: @fregs must be the registers at function entry.
+ * Stack slots are read only within the stack the function runs on; the
+ * words of a slot past its end are stored as 0.
  *
- * Return: the number of words stored.
+ * Context: any ftrace callback context, NMI included, with preemption
+ * disabled: the bounds of the IRQ, exception and entry stacks are per-CPU
+ * data.  A callback has it disabled once it holds
+ * ftrace_test_recursion_trylock(), or when ftrace calls it through
+ * ftrace_ops_assist_func() (%FTRACE_OPS_FL_RECURSION); other callers
+ * disable it themselves.  On the function's entry only: @fregs must be the
+ * registers at function entry.
+ *
+ * Return: the number of stack slots read: @model->nr_stack, or fewer when
+ * the stack ends before the last of them (slots from the returned number
+ * on were not read).
  */
 unsigned int ftrace_args_read(const struct ftrace_func_model *model,
 			      struct ftrace_regs *fregs, unsigned long *buf)
 {
 	unsigned int w, src, nr = model->nr_words, lin = model->lin_regs;
-	unsigned long *stack;
+	unsigned long *sp, *stack;
+	unsigned int ok = 0;
 
+	sp = (unsigned long *)ftrace_regs_get_stack_pointer(fregs);
+	if (model->nr_stack)
+		ok = fta_stack_words(sp, model->nr_stack);
 	/* Stack arguments start right above the return address. */
-	stack = (unsigned long *)ftrace_regs_get_stack_pointer(fregs) + 1;
+	stack = sp + 1;
 
 	if (likely(lin != FTRACE_ARGS_NOT_LINEAR)) {
 		/* Constant register numbers: one load per word. */
@@ -149,18 +185,20 @@ unsigned int ftrace_args_read(const struct ftrace_func_model *model,
 			break;
 		}
 		for (w = lin; w < nr; w++)
-			buf[w] = stack[w - lin];
-		return nr;
+			buf[w] = w - lin < ok ? stack[w - lin] : 0;
+		return ok;
 	}
 
 	for (w = 0; w < nr; w++) {
 		src = model->src[w];
-		if (src < FTRACE_ARGS_NR_REGS)
+		if (src < FTRACE_ARGS_NR_REGS) {
 			buf[w] = ftrace_regs_get_argument(fregs, src);
-		else
-			buf[w] = stack[src - FTRACE_ARGS_NR_REGS];
+			continue;
+		}
+		src -= FTRACE_ARGS_NR_REGS;
+		buf[w] = src < ok ? stack[src] : 0;
 	}
-	return nr;
+	return ok;
 }
 EXPORT_SYMBOL_GPL(ftrace_args_read);
 
@@ -241,45 +279,102 @@ static s32 fta_find_module_func(const struct btf *btf, const struct btf *base,
 	return -ENOENT;
 }
 
+static bool fta_members_aligned(const struct btf *btf,
+				const struct btf_type *t, u32 off);
+
 /*
- * Only aggregates whose members sit at their natural alignment travel in
- * registers; a packed struct with a misaligned member goes to memory, which
- * the model cannot express.
+ * Is every scalar of a value of type @id, @off bytes into an aggregate, at
+ * its natural alignment?  Array elements count as much as members: the
+ * first two elements of an array show whether all of them are aligned (the
+ * first its offset, the second the element size).
  */
-static bool fta_struct_in_regs(const struct btf *btf, const struct btf_type *t)
+static bool fta_aligned(const struct btf *btf, u32 id, u32 off)
+{
+	const struct btf_type *t = btf_type_skip_modifiers(btf, id, NULL);
+	const struct btf_array *arr;
+	u32 i, size;
+
+	if (!t)
+		return false;
+	if (btf_type_is_struct(t))
+		return fta_members_aligned(btf, t, off);
+	if (btf_type_is_array(t)) {
+		arr = btf_array(t);
+		if (IS_ERR(btf_resolve_size(btf, btf_type_by_id(btf, arr->type),
+					    &size)))
+			return false;
+		for (i = 0; i < min(arr->nelems, 2U); i++) {
+			if (!fta_aligned(btf, arr->type, off + i * size))
+				return false;
+		}
+		return true;
+	}
+	if (!btf_type_is_int(t) && !btf_type_is_ptr(t) && !btf_is_any_enum(t))
+		return false;
+	size = btf_type_is_ptr(t) ? sizeof(void *) : t->size;
+	return size && (size > 8 || !(off % size));
+}
+
+/* The members of the struct or union @t, which is @off bytes in */
+static bool fta_members_aligned(const struct btf *btf,
+				const struct btf_type *t, u32 off)
 {
 	const struct btf_member *m;
-	const struct btf_type *mt;
-	u32 i, off, msize;
+	u32 i;
 
 	for_each_member(i, t, m) {
 		if (__btf_member_bitfield_size(t, m))
 			continue;
-		mt = btf_type_skip_modifiers(btf, m->type, NULL);
-		if (!mt)
-			return false;
-		if (btf_type_is_struct(mt)) {
-			if (!fta_struct_in_regs(btf, mt))
-				return false;
-			continue;
-		}
-		if (btf_type_is_array(mt))
-			continue;
-		if (!btf_type_is_int(mt) && !btf_type_is_ptr(mt) &&
-		    !btf_is_any_enum(mt))
-			return false;
-		msize = btf_type_is_ptr(mt) ? sizeof(void *) : mt->size;
-		off = __btf_member_bit_offset(t, m) / 8;
-		if (!msize || (msize <= 8 && off % msize))
+		if (!fta_aligned(btf, m->type,
+				 off + __btf_member_bit_offset(t, m) / 8))
 			return false;
 	}
 	return true;
 }
 
+/*
+ * Only aggregates whose scalars all sit at their natural alignment, in
+ * nested structs and arrays too, travel in registers; a packed struct
+ * with a misaligned one goes to memory, which the model cannot express.
+ */
+static bool fta_struct_in_regs(const struct btf *btf, const struct btf_type *t)
+{
+	return fta_members_aligned(btf, t, 0);
+}
+
+/*
+ * Is @id, the target of a pointer, a const char?  Only such a pointer is
+ * a string the function reads; a plain char * is as often a buffer that
+ * the function fills (vfs_read()'s buf), whose bytes at entry mean
+ * nothing.  The const may come before or after typedefs and type tags
+ * (__user).
+ */
+static bool fta_const_char(const struct btf *btf, u32 id)
+{
+	const struct btf_type *t = btf_type_by_id(btf, id);
+	bool is_const = false;
+
+	for (; t; t = btf_type_by_id(btf, t->type)) {
+		switch (BTF_INFO_KIND(t->info)) {
+		case BTF_KIND_CONST:
+			is_const = true;
+			continue;
+		case BTF_KIND_TYPEDEF:
+		case BTF_KIND_VOLATILE:
+		case BTF_KIND_RESTRICT:
+		case BTF_KIND_TYPE_TAG:
+			continue;
+		}
+		break;
+	}
+	return is_const && t && btf_type_is_int(t) && t->size == 1 &&
+	       !strcmp(btf_name_by_offset(btf, t->name_off), "char");
+}
+
 static int fta_classify(const struct btf *btf, u32 type_id,
 			struct ftrace_arg_desc *d)
 {
-	const struct btf_type *t, *pt;
+	const struct btf_type *t;
 	u32 id;
 
 	if (!type_id) {
@@ -308,9 +403,7 @@ static int fta_classify(const struct btf *btf, u32 type_id,
 	case BTF_KIND_PTR:
 		d->size = sizeof(void *);
 		d->class = FTRACE_ARG_POINTER;
-		pt = btf_type_skip_modifiers(btf, t->type, NULL);
-		if (pt && btf_type_is_int(pt) && pt->size == 1 &&
-		    !strcmp(btf_name_by_offset(btf, pt->name_off), "char"))
+		if (fta_const_char(btf, t->type))
 			d->class = FTRACE_ARG_STRING;
 		return 0;
 	case BTF_KIND_ENUM:
@@ -378,14 +471,20 @@ static u8 fta_build(struct ftrace_func_model *model, const struct btf *btf,
 	int ret;
 
 	ret = fta_classify(btf, proto->type, &model->ret);
+	model->ret.loc = FTRACE_ARG_LOC_RET;
 	if (ret == -E2BIG) {
-		/* Returned through a hidden pointer in the first register. */
-		model->ret.size = 0;
+		/*
+		 * Returned in memory, through a pointer the caller passes in
+		 * the first register and the function returns in %rax: the
+		 * return value is that pointer, the arguments start at %rsi.
+		 */
+		model->ret.loc = FTRACE_ARG_LOC_RET_MEM;
+		model->ret.class = FTRACE_ARG_POINTER;
+		model->ret.size = sizeof(void *);
 		reg = 1;
 	} else if (ret) {
 		return FTRACE_MODEL_BAD_TYPE;
 	}
-	model->ret.loc = FTRACE_ARG_LOC_RET;
 
 	for (i = 0; i < nr; i++) {
 		struct ftrace_arg_desc *arg = &model->args[i];
@@ -419,40 +518,28 @@ static u8 fta_build(struct ftrace_func_model *model, const struct btf *btf,
 	}
 	model->nr_args = nr;
 	model->nr_words = word;
+	model->nr_stack = stack;
 	fta_set_linear(model);
 	return FTRACE_MODEL_OK;
 }
 
-static struct ftrace_func_model *fta_create(unsigned long ip)
+/* The model of @ip, function @name of @mod (NULL: vmlinux) */
+static struct ftrace_func_model *fta_create_in(unsigned long ip,
+					       const char *name,
+					       struct module *mod)
 {
 	struct ftrace_func_model *model;
 	const struct btf_type *t;
 	struct btf *btf, *base;
-	char name[KSYM_NAME_LEN];
-	struct module *mod;
 	unsigned int nr;
 	s32 id;
 	u8 reason;
-
-	/* The symbol that contains @ip; ip may sit after an ENDBR. */
-	if (lookup_symbol_name(ip, name))
-		return fta_alloc_unknown(ip, FTRACE_MODEL_NO_SYMBOL);
 
 	base = bpf_get_btf_vmlinux();
 	if (IS_ERR_OR_NULL(base))
 		return fta_alloc_unknown(ip, FTRACE_MODEL_NO_BTF);
 
-	/*
-	 * The module cannot be freed under us: the ftrace core calls this
-	 * with ftrace_lock held, and the module notifier holds fta_mutex.
-	 */
-	preempt_disable();
-	mod = __module_address(ip);
-	preempt_enable();
-
 	if (mod) {
-		if (mod->state == MODULE_STATE_GOING)
-			return NULL;
 		btf = btf_get_module_btf(mod);
 		if (IS_ERR_OR_NULL(btf))
 			return fta_alloc_unknown(ip, FTRACE_MODEL_NO_BTF);
@@ -500,6 +587,37 @@ err_put:
 	return NULL;
 }
 
+/*
+ * Callers need not keep @ip's module alive (the ftrace core holds
+ * ftrace_lock, which ftrace_release_mod() waits for, but other callers of
+ * ftrace_args_prepare() hold nothing): take a reference on it for the
+ * time its symbol and BTF are read.  A module that is going away gets no
+ * model; its addresses are about to be reused.
+ */
+static struct ftrace_func_model *fta_create(unsigned long ip)
+{
+	struct ftrace_func_model *model;
+	char name[KSYM_NAME_LEN];
+	struct module *mod;
+	bool going = false;
+
+	preempt_disable();
+	mod = __module_address(ip);
+	if (mod && !try_module_get(mod))
+		going = true;
+	preempt_enable();
+	if (going)
+		return NULL;
+
+	/* The symbol that contains @ip; ip may sit after an ENDBR. */
+	if (lookup_symbol_name(ip, name))
+		model = fta_alloc_unknown(ip, FTRACE_MODEL_NO_SYMBOL);
+	else
+		model = fta_create_in(ip, name, mod);
+	module_put(mod);
+	return model;
+}
+
 static struct ftrace_func_model *fta_lookup_locked(unsigned long ip)
 {
 	struct ftrace_func_model *model;
@@ -521,7 +639,12 @@ static struct ftrace_func_model *fta_lookup_locked(unsigned long ip)
  * Any other user may call it from process context to build a model in
  * advance.  Functions with no usable BTF get an unknown model.
  *
- * Context: process context; may sleep.
+ * The caller need not hold ftrace_lock or a reference on the module that
+ * holds @ip: the model is built with a reference on that module taken
+ * here, and none is built once the module is going away.
+ *
+ * Context: process context; may sleep.  It may be called with ftrace_lock
+ * held, as the ftrace core does.
  * Return: 0 when a model (known or unknown) is cached, -ENOMEM when none
  * could be built, -ENOENT when @ip belongs to a module that is going away.
  */

@@ -605,78 +605,73 @@ unsigned long ftrace_direct_batch_get(struct ftrace_direct_batch *batch,
 }
 EXPORT_SYMBOL_GPL(ftrace_direct_batch_get);
 
-static bool fdb_in_module(unsigned long ip, const char *name)
-{
-	struct module *mod;
-	bool ret;
-
-	preempt_disable();
-	mod = __module_text_address(ip);
-	ret = mod && !strcmp(mod->name, name);
-	preempt_enable();
-	return ret;
-}
-
 /**
  * ftrace_direct_batch_lookup - find the traceable functions of a filter
- * @filter: a name or a glob, as set_ftrace_filter accepts them, optionally
- *	followed by ":mod:NAME" to keep the functions of module NAME only
- *	(":mod:NAME" alone: all of them)
- * @ips: receives up to @max ftrace locations, in no particular order
+ * @filter: what set_ftrace_filter takes in one token: a name, a glob or
+ *	an index, optionally followed by ":mod:" and a module name or glob
+ *	(":mod:!glob": vmlinux and every module but those; a blank
+ *	module: every module; ":mod:!*": vmlinux alone);
+ *	":mod:NAME" alone is every function of module NAME, "" every
+ *	function.  No "!" before the function: there is nothing to remove
+ *	from.
+ * @ips: receives up to @max ftrace locations, in the order of
+ *	available_filter_functions
  * @max: room in @ips
+ *
+ * The filter is parsed and matched by ftrace's own code, as
+ * set_ftrace_filter parses and matches it.  Records that ftrace does not
+ * patch (disabled) are left out, an index that names one included.
  *
  * Context: process context; sleeps.
  * Return: the number of functions that match, which may be more than
  * @max; -EINVAL when the filter matches nothing or does not parse;
- * -ENOMEM.
+ * -ENODEV when ftrace is disabled; -ENOMEM.
  */
 int ftrace_direct_batch_lookup(const char *filter, unsigned long *ips,
 			       unsigned int max)
 {
-	struct ftrace_func_entry *entry;
-	struct ftrace_ops *ops;
-	struct ftrace_hash *hash;
-	unsigned int i, n = 0;
-	char *buf, *mod;
-	int err;
+	struct ftrace_glob func_g, mod_g;
+	struct ftrace_rec_iter *iter;
+	unsigned long index = 0, want = 0;
+	int clear, exclude_mod, err;
+	struct dyn_ftrace *rec;
+	unsigned int n = 0;
+	char *buf;
 
-	ops = kzalloc(sizeof(*ops), GFP_KERNEL);
-	buf = kstrdup(filter, GFP_KERNEL);
-	err = -ENOMEM;
-	if (!ops || !buf)
+	buf = kstrdup(*filter ? filter : "*", GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	err = -EINVAL;
+	if (ftrace_filter_parse(buf, &func_g, &mod_g, &clear, &exclude_mod) ||
+	    clear)
 		goto out;
+	if (func_g.type == MATCH_INDEX)
+		want = ftrace_glob_index(&func_g);
 
-	/* "glob:mod:name": the glob (all if empty) within module name */
-	mod = strstr(buf, ":mod:");
-	if (mod) {
-		*mod = '\0';
-		mod += strlen(":mod:");
-		err = -EINVAL;
-		if (!*mod)
-			goto out;
-	}
-
-	/* An ops that is never registered: its filter hash is the answer. */
-	err = ftrace_set_filter(ops, *buf ? buf : "*", *buf ? strlen(buf) : 1,
-				1);
-	if (err)
-		goto free;
-	hash = ops->func_hash->filter_hash;
-	for (i = 0; hash && i < BIT(hash->size_bits); i++) {
-		hlist_for_each_entry(entry, &hash->buckets[i], hlist) {
-			if (mod && !fdb_in_module(entry->ip, mod))
-				continue;
-			if (n < max)
-				ips[n] = entry->ip;
-			n++;
-		}
+	mutex_lock(&ftrace_lock);
+	err = -ENODEV;
+	if (unlikely(ftrace_is_dead()))
+		goto unlock;
+	for_ftrace_rec_iter(iter) {
+		rec = ftrace_rec_iter_record(iter);
+		index++;
+		cond_resched();
+		if (rec->flags & FTRACE_FL_DISABLED)
+			continue;
+		if (func_g.type == MATCH_INDEX ? index != want :
+		    !ftrace_match_record(rec, &func_g,
+					 mod_g.search ? &mod_g : NULL,
+					 exclude_mod))
+			continue;
+		if (n < max)
+			ips[n] = rec->ip;
+		n++;
 	}
 	err = n ? n : -EINVAL;
-free:
-	ftrace_free_filter(ops);
+unlock:
+	mutex_unlock(&ftrace_lock);
 out:
 	kfree(buf);
-	kfree(ops);
 	return err;
 }
 EXPORT_SYMBOL_GPL(ftrace_direct_batch_lookup);
@@ -732,8 +727,12 @@ static int fdb_module_notify(struct notifier_block *nb, unsigned long state,
 
 static struct notifier_block fdb_module_nb = {
 	.notifier_call = fdb_module_notify,
-	/* before the owners' own notifiers free anything */
-	.priority = INT_MAX,
+	/*
+	 * Before the owners' own notifiers free anything, and after those
+	 * that must forget a module's functions before they are detached
+	 * under them (trace_function_args_ct.c).
+	 */
+	.priority = FTRACE_DIRECT_BATCH_MODULE_PRIO,
 };
 
 /* ---- tracefs: direct_functions ------------------------------------------- */

@@ -7,7 +7,7 @@
  * set_ftrace_notrace_pid, tracing_cpumask and instances all apply.  It sets
  * FTRACE_OPS_FL_ARGS on that ops while it runs: the ftrace core then builds
  * a BTF model of every enabled function, and the callback only copies the
- * raw argument words (and, with the funcargs-strings option, char *
+ * raw argument words (and, with the funcargs-strings option, const char *
  * strings) into the ring buffer.  Everything else happens when the trace
  * is read.
  */
@@ -17,6 +17,7 @@
 #include <linux/percpu.h>
 #include <linux/ctype.h>
 #include <linux/btf.h>
+#include <linux/sched/task_stack.h>
 
 #include "trace.h"
 #include "trace_output.h"
@@ -28,7 +29,7 @@ enum {
 };
 
 static struct tracer_opt fargs_opts[] = {
-	/* Record char * arguments as strings */
+	/* Record const char * arguments as strings */
 	{ .name = "funcargs-strings", .bit = FARGS_OPT_STRINGS },
 	/* Print every value as raw hex */
 	{ .name = "funcargs-hex", .bit = FARGS_OPT_HEX },
@@ -77,17 +78,39 @@ static unsigned int fargs_copy_str(char *dst, unsigned long addr)
 	return 1 + len;
 }
 
-/* Copy the strings of the char * arguments; returns the bytes used. */
+/*
+ * The flags of a record whose stack slots from @stack_ok on were not read
+ * (they lie past the end of the stack), 0 when all of them were.
+ */
+static inline u16 fargs_stack_flags(const struct ftrace_func_model *model,
+				    unsigned int stack_ok)
+{
+	if (likely(stack_ok >= model->nr_stack))
+		return 0;
+	return FARGS_FL_STACK_CUT | stack_ok << FARGS_STACK_SHIFT;
+}
+
+/* Is @arg in a stack slot that a record with @flags did not read? */
+static bool fargs_arg_cut(u16 flags, const struct ftrace_arg_desc *arg)
+{
+	unsigned int words = DIV_ROUND_UP(arg->size, sizeof(long));
+
+	return (flags & FARGS_FL_STACK_CUT) &&
+	       arg->loc == FTRACE_ARG_LOC_STACK &&
+	       arg->slot + words > flags >> FARGS_STACK_SHIFT;
+}
+
+/* Copy the strings of the const char * arguments; returns the bytes used. */
 static unsigned int fargs_copy_strings(const struct ftrace_func_model *model,
-				       const unsigned long *words, char *area,
-				       unsigned int *nr_strs)
+				       const unsigned long *words, u16 cut,
+				       char *area, unsigned int *nr_strs)
 {
 	unsigned int i, len = 0;
 
 	for (i = 0; i < model->nr_args; i++) {
 		const struct ftrace_arg_desc *arg = &model->args[i];
 
-		if (arg->class != FTRACE_ARG_STRING)
+		if (arg->class != FTRACE_ARG_STRING || fargs_arg_cut(cut, arg))
 			continue;
 		len += fargs_copy_str(area + len, words[arg->word]);
 		(*nr_strs)++;
@@ -119,9 +142,11 @@ fargs_record_fast(struct trace_array *tr, const struct ftrace_func_model *model,
 	entry = ring_buffer_event_data(event);
 	entry->ip = ip;
 	entry->parent_ip = parent_ip;
-	entry->flags = 0;
 	entry->nr_strs = 0;
-	entry->nr_words = ftrace_args_read(model, fregs, entry->args);
+	entry->nr_words = model->nr_words;
+	entry->flags = fargs_stack_flags(model,
+					 ftrace_args_read(model, fregs,
+							  entry->args));
 	trace_buffer_unlock_commit_nostack(buffer, event);
 }
 
@@ -153,10 +178,12 @@ void fargs_record(struct trace_array *tr, const struct ftrace_func_model *model,
 	struct func_args_entry *entry;
 	struct trace_buffer *buffer;
 	char *strs = NULL;
-	u16 flags = 0;
+	u16 flags = 0, cut = 0;
 
 	if (model && fregs) {
-		nr = ftrace_args_read(model, fregs, words);
+		nr = model->nr_words;
+		cut = fargs_stack_flags(model,
+					ftrace_args_read(model, fregs, words));
 		if (model->flags & FTRACE_MODEL_UNKNOWN)
 			flags = FARGS_FL_RAW | model->reason << FARGS_REASON_SHIFT;
 	} else if (fregs) {
@@ -176,10 +203,12 @@ void fargs_record(struct trace_array *tr, const struct ftrace_func_model *model,
 	if ((fargs_flags.val & FARGS_OPT_STRINGS) && !(flags & ~FARGS_FL_ENTRY_ONLY) &&
 	    fargs_str_bufs) {
 		strs = this_cpu_ptr(fargs_str_bufs)->buf[interrupt_context_level()];
-		str_len = fargs_copy_strings(model, words, strs, &nr_strs);
+		str_len = fargs_copy_strings(model, words, cut, strs, &nr_strs);
 		if (nr_strs)
 			flags |= FARGS_FL_STRINGS;
 	}
+	/* Slots past the end of the stack print as <bad>. */
+	flags |= cut;
 
 	buffer = tr->array_buffer.buffer;
 	event = trace_buffer_lock_reserve(buffer, TRACE_FN_ARGS,
@@ -213,13 +242,24 @@ static void fargs_call(unsigned long ip, unsigned long parent_ip,
 
 	if (unlikely(!tr->function_enabled))
 		return;
-	/* The call-through trampoline records these calls itself. */
-	if (fargs_ct_serves(ip, tr))
-		return;
 
+	/*
+	 * tr->ops has no FTRACE_OPS_FL_RECURSION, so ftrace_ops_get_func()
+	 * gives ftrace this function itself, not ftrace_ops_assist_func():
+	 * when it is the only ops of a function, it runs preemptible and
+	 * without ftrace's recursion lock, which it takes here (that also
+	 * disables preemption).
+	 */
 	bit = ftrace_test_recursion_trylock(ip, parent_ip);
 	if (bit < 0)
 		return;
+
+	/*
+	 * The call-through trampoline records these calls itself.  Its map
+	 * is read under RCU: only with preemption disabled.
+	 */
+	if (fargs_ct_serves(ip, tr))
+		goto out;
 
 	trace_ctx = tracing_gen_ctx_dec();
 	if (atomic_read(&this_cpu_ptr(tr->array_buffer.data)->disabled))
@@ -490,6 +530,19 @@ static void fargs_print_arg(struct fargs_print_ctx *c,
 	}
 }
 
+/* A struct returned in memory: the pointer to it, and its type */
+static void fargs_print_ret_mem(struct fargs_print_ctx *c,
+				const struct ftrace_arg_desc *ret,
+				unsigned long ptr)
+{
+	const struct btf_type *t = btf_type_by_id(c->btf, ret->type_id);
+	const char *name = t ? btf_name_by_offset(c->btf, t->name_off) : NULL;
+
+	trace_seq_printf(c->s, "(%s%s%s *)0x%lx",
+			 t && btf_kind(t) == BTF_KIND_UNION ? "union" : "struct",
+			 name && *name ? " " : "", name ?: "", ptr);
+}
+
 static const char * const fargs_reg_names[FTRACE_ARGS_NR_REGS] = {
 	"di", "si", "dx", "cx", "r8", "r9",
 };
@@ -530,7 +583,10 @@ static enum print_line_t fargs_trace(struct trace_iterator *iter, int flags,
 				trace_seq_puts(s, ", ");
 			if (*arg->name)
 				trace_seq_printf(s, "%s=", arg->name);
-			fargs_print_arg(&c, arg, &field->args[arg->word]);
+			if (fargs_arg_cut(field->flags, arg))
+				trace_seq_puts(s, "<bad>");
+			else
+				fargs_print_arg(&c, arg, &field->args[arg->word]);
 		}
 	} else {
 		/* Raw registers, or words whose model is gone */
@@ -550,7 +606,10 @@ static enum print_line_t fargs_trace(struct trace_iterator *iter, int flags,
 	if (ret && model && model->nr_words == nr &&
 	    model->ret.class != FTRACE_ARG_VOID) {
 		trace_seq_puts(s, " = ");
-		fargs_print_arg(&c, &model->ret, &field->args[nr]);
+		if (model->ret.loc == FTRACE_ARG_LOC_RET_MEM)
+			fargs_print_ret_mem(&c, &model->ret, field->args[nr]);
+		else
+			fargs_print_arg(&c, &model->ret, &field->args[nr]);
 	} else if (ret && (!model || model->nr_words != nr)) {
 		trace_seq_printf(s, " = 0x%lx", field->args[nr]);
 	}
@@ -777,6 +836,97 @@ static int fargs_selftest_check(struct trace_array *tr, unsigned long ip)
 	return 0;
 }
 
+/*
+ * ftrace_args_read() as a callback runs it: with preemption disabled.  The
+ * stack bounds it checks come from per-CPU data (get_stack_info_noinstr()
+ * reads the IRQ and entry stacks of this CPU).
+ */
+static __init unsigned int
+fargs_selftest_read(const struct ftrace_func_model *model,
+		    struct ftrace_regs *fregs, unsigned long *words)
+{
+	guard(preempt)();
+	return ftrace_args_read(model, fregs, words);
+}
+
+/*
+ * Stack arguments are read only within the stack: pretend the target was
+ * entered with its return address in the last word but one of this task's
+ * stack.  Its first stack argument (f) is then in the last word and read,
+ * its second (g) past the end and not.  A stack pointer on no stack reads
+ * none.
+ */
+static __init int fargs_selftest_stack_end(unsigned long ip)
+{
+	unsigned long *top = task_stack_page(current) + THREAD_SIZE;
+	static unsigned long not_a_stack[4] __initdata = { 1, 2, 3, 4 };
+	unsigned long words[FTRACE_ARGS_WORDS_MAX];
+	const struct ftrace_func_model *model;
+	struct __arch_ftrace_regs regs = {};
+	struct ftrace_regs *fregs = (struct ftrace_regs *)&regs;
+	int ret = -EINVAL;
+
+	rcu_read_lock();
+	model = ftrace_args_model(ip);
+	if (!model || model->nr_stack != 2 || model->nr_words != 8)
+		goto out;
+	regs.regs.sp = (unsigned long)(top - 2);
+	if (fargs_selftest_read(model, fregs, words) != 1 ||
+	    words[6] != top[-1] || words[7])
+		goto out;
+	regs.regs.sp = (unsigned long)not_a_stack;
+	if (fargs_selftest_read(model, fregs, words) != 0 || words[6] ||
+	    words[7])
+		goto out;
+	ret = 0;
+out:
+	rcu_read_unlock();
+	if (ret)
+		pr_err("function_args selftest: stack arguments read past the stack\n");
+	return ret;
+}
+
+/*
+ * A struct larger than 16 bytes comes back in memory: the model returns
+ * the pointer the caller passes in %rdi, and reads the arguments from %rsi
+ * on.
+ */
+static __init int fargs_selftest_ret_mem(void)
+{
+	unsigned long ip = ftrace_location((unsigned long)fargs_selftest_big_ret);
+	unsigned long words[FTRACE_ARGS_WORDS_MAX];
+	const struct ftrace_func_model *model;
+	struct __arch_ftrace_regs regs = {};
+	int ret = -EINVAL;
+
+	if (!ip || ftrace_args_prepare(ip))
+		goto err;
+	regs.regs.di = 0x1000;
+	regs.regs.si = 11;
+	regs.regs.dx = 13;
+	rcu_read_lock();
+	model = ftrace_args_model(ip);
+	/* pahole may leave out a function whose registers look unusual. */
+	if (model && model->reason == FTRACE_MODEL_NO_BTF) {
+		pr_info("function_args selftest: no BTF for %ps, not checked\n",
+			(void *)ip);
+		ret = 0;
+	} else if (model && !model->flags && model->nr_args == 2 &&
+	    model->nr_words == 2 && !model->nr_stack &&
+	    model->ret.loc == FTRACE_ARG_LOC_RET_MEM &&
+	    model->ret.class == FTRACE_ARG_POINTER &&
+	    model->args[0].slot == 1 && model->args[1].slot == 2) {
+		fargs_selftest_read(model, (struct ftrace_regs *)&regs, words);
+		if (words[0] == 11 && words[1] == 13)
+			ret = 0;
+	}
+	rcu_read_unlock();
+err:
+	if (ret)
+		pr_err("function_args selftest: bad model for a struct returned in memory\n");
+	return ret;
+}
+
 /* An argument-only ops must not be able to ask for the full pt_regs. */
 static struct ftrace_ops fargs_selftest_regs_ops __initdata = {
 	.func	= fargs_call,
@@ -826,6 +976,10 @@ static __init int fargs_selftest(struct tracer *trace, struct trace_array *tr)
 	ret = fargs_selftest_check(tr, ip);
 	trace->reset(tr);
 	tracing_start();
+	if (!ret)
+		ret = fargs_selftest_stack_end(ip);
+	if (!ret)
+		ret = fargs_selftest_ret_mem();
 out:
 	fargs_flags.val = saved_flags;
 	ftrace_set_filter(tr->ops, NULL, 0, 1);

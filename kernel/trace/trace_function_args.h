@@ -8,15 +8,18 @@
 
 /*
  * func_args_entry flags.  The low byte holds the bits below, the high
- * byte the enum ftrace_model_reason of an unknown model.  The layout is
- * ABI for tools that read the ring buffer: keep it stable.
+ * byte the enum ftrace_model_reason of an unknown model (FARGS_FL_RAW), or
+ * the number of stack slots that were read (FARGS_FL_STACK_CUT).  The
+ * layout is ABI for tools that read the ring buffer: keep it stable.
  */
 #define FARGS_FL_STRINGS	0x01	/* string area follows the words */
 #define FARGS_FL_RAW		0x02	/* words are raw argument registers */
 #define FARGS_FL_NO_MODEL	0x04	/* no model was built for the ip */
 #define FARGS_FL_RET		0x08	/* call-through: return value and duration */
 #define FARGS_FL_ENTRY_ONLY	0x10	/* call-through refused: stack arguments */
+#define FARGS_FL_STACK_CUT	0x20	/* stack slots past the stack's end */
 #define FARGS_REASON_SHIFT	8
+#define FARGS_STACK_SHIFT	8
 
 /* Status byte in front of each recorded string */
 enum fargs_str_status {
@@ -96,6 +99,13 @@ struct fargs_selftest_pair {
 
 long fargs_selftest_target(long a, unsigned int b, bool c, const char *d,
 			   struct fargs_selftest_pair e, long f, short g);
+
+/* Too large for %rax:%rdx: returned through a pointer in %rdi */
+struct fargs_selftest_big {
+	long	w[3];
+};
+
+struct fargs_selftest_big fargs_selftest_big_ret(long a, long b);
 #endif
 
 #endif /* _TRACE_FUNCTION_ARGS_H */

@@ -22,8 +22,12 @@
 #include <linux/ftrace_direct_batch.h>
 #include <linux/ftrace_args.h>
 #include <linux/ftrace.h>
+#include <linux/kprobes.h>
+#include <linux/kallsyms.h>
+#include <linux/module.h>
 #include <linux/trace_clock.h>
 #include <linux/seq_file.h>
+#include <linux/bsearch.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/ctype.h>
@@ -31,6 +35,17 @@
 #include "trace.h"
 #include "ftrace_internal.h"
 #include "trace_function_args.h"
+
+/* Longest token: a symbol and a module name, with "!", ":mod:" and globs */
+#define FARGS_CT_TOK_MAX	(KSYM_SYMBOL_LEN + 4)
+/* Most bytes one write(2) takes; it returns a short count for the rest */
+#define FARGS_CT_WRITE_MAX	SZ_1M
+/*
+ * Most globs and ":mod:" tokens in one write: the scan holds ftrace_lock
+ * while it tries each record against each of them (names and indices
+ * cost a binary search a record, however many there are).
+ */
+#define FARGS_CT_GLOBS_MAX	64
 
 DEFINE_STATIC_KEY_FALSE(fargs_ct_active);
 
@@ -57,13 +72,14 @@ static LIST_HEAD(fargs_ct_list);
  */
 static struct ftrace_hash __rcu *fargs_ct_map;
 
-static struct trace_array *fargs_ct_map_tr(unsigned long ip)
+static nokprobe_inline struct trace_array *fargs_ct_map_tr(unsigned long ip)
 {
 	struct ftrace_hash *map = rcu_dereference_raw_check(fargs_ct_map);
 	struct ftrace_func_entry *entry;
 
 	entry = map ? ftrace_lookup_ip(map, ip) : NULL;
-	return entry ? (struct trace_array *)entry->direct : NULL;
+	/* fargs_ct_map_forget() may clear it */
+	return entry ? (struct trace_array *)READ_ONCE(entry->direct) : NULL;
 }
 
 /**
@@ -71,6 +87,8 @@ static struct trace_array *fargs_ct_map_tr(unsigned long ip)
  * @ip: the traced function
  * @tr: the instance whose function_args callback runs
  *
+ * Context: ftrace's recursion lock held, so preemption disabled: that
+ * is the map's RCU read side.
  * Return: true when the trampoline records the calls of @ip into @tr, so
  * the callback must not record them too.
  */
@@ -79,7 +97,15 @@ bool __fargs_ct_serves(unsigned long ip, struct trace_array *tr)
 	return fargs_ct_map_tr(ip) == tr;
 }
 
-/* ---- the trampoline's handlers ----------------------------------------- */
+/*
+ * ---- the trampoline's handlers -----------------------------------------
+ *
+ * fargs_ct_entry() and fargs_ct_exit() run before they take ftrace's
+ * recursion lock, and the trampoline (which is not kprobed either) calls
+ * them with the traced function's frame half built: like fprobe's
+ * handlers, they must not be kprobed.  What they call after the lock is
+ * covered by it.
+ */
 
 static bool fargs_ct_pid_ok(struct trace_array *tr)
 {
@@ -154,7 +180,8 @@ int fargs_ct_entry(struct fargs_ct_frame *frame, unsigned long *rp)
 		goto out;
 
 	model = ftrace_args_model(ip);
-	if (model && !model->flags && model->lin_regs == model->nr_words) {
+	/* The body would look for stack arguments where the frame is. */
+	if (model && !model->flags && !model->nr_stack) {
 		frame->t0 = trace_clock_local();
 		ret = 1;
 	} else {
@@ -164,6 +191,7 @@ out:
 	ftrace_test_recursion_unlock(bit);
 	return ret;
 }
+NOKPROBE_SYMBOL(fargs_ct_entry);
 
 /**
  * fargs_ct_exit - exit handler of the call-through trampoline
@@ -186,6 +214,7 @@ void fargs_ct_exit(struct fargs_ct_frame *frame, unsigned long *rp)
 		fargs_ct_record(tr, model, frame, rp, true);
 	ftrace_test_recursion_unlock(bit);
 }
+NOKPROBE_SYMBOL(fargs_ct_exit);
 
 /* ---- attaching ---------------------------------------------------------- */
 
@@ -245,19 +274,40 @@ static struct ftrace_hash *fargs_ct_map_build(struct fargs_ct *ct,
 	return map;
 }
 
-/* Publish @map; the previous one is freed once no reader can hold it. */
-static void fargs_ct_map_publish(struct ftrace_hash *map)
+/*
+ * Publish @map (which may be NULL) and return the previous one, once no
+ * reader can hold it: the caller may free it, or publish it again.
+ */
+static struct ftrace_hash *fargs_ct_map_swap(struct ftrace_hash *map)
 {
 	struct ftrace_hash *old;
 
-	if (map->count)
+	if (map && map->count)
 		static_branch_enable(&fargs_ct_active);
 	old = rcu_replace_pointer(fargs_ct_map, map,
 				  lockdep_is_held(&fargs_ct_mutex));
-	if (!map->count)
+	if (!map || !map->count)
 		static_branch_disable(&fargs_ct_active);
 	synchronize_rcu();
-	free_ftrace_hash(old);
+	return old;
+}
+
+/*
+ * Take @ip out of the map without building a new one, which could fail:
+ * its entry stays, naming no instance, until the next publish.  A reader
+ * sees either the instance or NULL, and NULL is what an absent entry
+ * gives.
+ */
+static void fargs_ct_map_forget(unsigned long ip)
+{
+	struct ftrace_hash *map;
+	struct ftrace_func_entry *entry;
+
+	map = rcu_dereference_protected(fargs_ct_map,
+					lockdep_is_held(&fargs_ct_mutex));
+	entry = map ? ftrace_lookup_ip(map, ip) : NULL;
+	if (entry)
+		WRITE_ONCE(entry->direct, 0);
 }
 
 /* The batch's owner name in direct_functions */
@@ -285,7 +335,7 @@ static void fargs_ct_owner(struct fargs_ct *ct, char *buf, size_t size)
 static int fargs_ct_sync_locked(struct fargs_ct *ct)
 {
 	unsigned int nr_target = ct->running ? ct->nr_sel : 0;
-	struct ftrace_hash *mid = NULL, *final = NULL;
+	struct ftrace_hash *mid = NULL, *final = NULL, *prev = NULL;
 	struct ftrace_direct_pair *pairs = NULL;
 	unsigned long *del, *add, *att = NULL;
 	unsigned int i, nr_del, nr_add, nr_att;
@@ -339,26 +389,25 @@ static int fargs_ct_sync_locked(struct fargs_ct *ct)
 		ftrace_args_prepare(add[i]);
 	}
 
-	if (mid) {
-		fargs_ct_map_publish(mid);
-		mid = NULL;
-	}
+	/* The previous map is kept until the update succeeded. */
+	if (mid)
+		prev = fargs_ct_map_swap(mid);
 	err = ftrace_direct_batch_update(ct->batch, pairs, nr_add, del, nr_del);
 	if (err) {
-		/* Nothing changed: the map is what it was. */
-		if (nr_del) {
-			mid = fargs_ct_map_build(ct, ct->att, ct->nr_att);
-			if (!WARN_ON(!mid))
-				fargs_ct_map_publish(mid);
-			mid = NULL;
-		}
+		/* Nothing changed: put the map back, which needs no memory. */
+		if (mid)
+			fargs_ct_map_swap(prev);
+		prev = NULL;
 		goto out;
 	}
-	fargs_ct_map_publish(final);
+	/* What this frees is @mid, or without it the map there was */
+	free_ftrace_hash(fargs_ct_map_swap(final));
+	mid = NULL;
 	final = NULL;
 	swap(ct->att, att);
 	ct->nr_att = nr_att;
 out:
+	free_ftrace_hash(prev);
 	free_ftrace_hash(mid);
 	free_ftrace_hash(final);
 	kvfree(att);
@@ -383,23 +432,42 @@ enum {
 	FARGS_CT_ERR_NO_MATCH,
 	FARGS_CT_ERR_BUSY,
 	FARGS_CT_ERR_ATTACH,
+	FARGS_CT_ERR_DETACH,
+	FARGS_CT_ERR_EMPTY,
+	FARGS_CT_ERR_LONG,
+	FARGS_CT_ERR_COMMAND,
+	FARGS_CT_ERR_GLOBS,
 };
 
 static const char * const fargs_ct_errs[] = {
 	[FARGS_CT_ERR_NO_MATCH]	= "No traceable function matches",
 	[FARGS_CT_ERR_BUSY]	= "A selected function has another direct trampoline",
 	[FARGS_CT_ERR_ATTACH]	= "Attaching the selection failed",
+	[FARGS_CT_ERR_DETACH]	= "Detaching the selection failed",
+	[FARGS_CT_ERR_EMPTY]	= "Empty function name",
+	[FARGS_CT_ERR_LONG]	= "Name too long",
+	[FARGS_CT_ERR_COMMAND]	= "Unknown command (only :mod: is known)",
+	[FARGS_CT_ERR_GLOBS]	= "More than "
+				  __stringify(FARGS_CT_GLOBS_MAX)
+				  " globs or :mod: tokens in one write",
 };
 
-/* An error_log line for @tr's set_ftrace_direct_multi */
+/* An error_log line for @tr's set_ftrace_direct_multi: @type at @cmd[@pos] */
+static void fargs_ct_log(struct trace_array *tr, int type, const char *cmd,
+			 unsigned int pos)
+{
+	tracing_log_err(tr, "set_ftrace_direct_multi", cmd,
+			(const char **)fargs_ct_errs, type, pos);
+}
+
+/* The error_log line for an errno of a write or of an attach */
 static void fargs_ct_log_err(struct trace_array *tr, const char *cmd, int err)
 {
 	int type = FARGS_CT_ERR_NO_MATCH;
 
 	if (err != -EINVAL)
 		type = err == -EBUSY ? FARGS_CT_ERR_BUSY : FARGS_CT_ERR_ATTACH;
-	tracing_log_err(tr, "set_ftrace_direct_multi", cmd,
-			(const char **)fargs_ct_errs, type, 0);
+	fargs_ct_log(tr, type, cmd, 0);
 }
 
 /**
@@ -438,57 +506,67 @@ int fargs_ct_start(struct trace_array *tr)
 void fargs_ct_stop(struct trace_array *tr)
 {
 	struct fargs_ct *ct;
+	int err;
 
 	mutex_lock(&fargs_ct_mutex);
 	ct = fargs_ct_of(tr);
 	if (ct && ct->running) {
 		ct->running = false;
-		WARN_ON(fargs_ct_sync_locked(ct));
+		/*
+		 * Without memory the functions stay attached; with the tracer
+		 * off (tr->function_enabled is 0) their trampoline records
+		 * nothing, and the next start or the instance's removal
+		 * detaches them.
+		 */
+		err = fargs_ct_sync_locked(ct);
+		if (err)
+			fargs_ct_log(tr, FARGS_CT_ERR_DETACH, "", 0);
 	}
 	mutex_unlock(&fargs_ct_mutex);
 }
 
 /* ---- tracefs: set_ftrace_direct_multi ------------------------------------ */
 
-/* Per open file: the selection it builds, from the old one or from none */
+/*
+ * The file's i_private is the instance, as for the instance's other files:
+ * its fargs_ct is looked up under fargs_ct_mutex, once the open holds a
+ * reference on the instance.  An instance being removed is gone from the
+ * instance list before its fargs_ct is freed, so an open that races with
+ * the removal fails in tracing_check_open_get_tr(), and one that holds the
+ * reference keeps the instance, and its fargs_ct, from being removed.
+ *
+ * Per open file, for writing.  Each write applies to the selection there
+ * is when it runs, under fargs_ct_mutex: two files that append at the same
+ * time both get their functions.
+ */
 struct fargs_ct_file {
-	struct fargs_ct		*ct;
-	struct ftrace_ops	*ops;
-	bool			written;
+	struct trace_array	*tr;
+	/* a token that the last write left unfinished */
+	struct trace_parser	parser;
+	/* opened with '>' and no write succeeded yet: start from nothing */
+	bool			trunc;
 };
 
 static int fargs_ct_show(struct seq_file *m, void *v)
 {
-	struct fargs_ct *ct = m->private;
+	struct fargs_ct *ct;
 	unsigned int i;
 
 	mutex_lock(&fargs_ct_mutex);
-	for (i = 0; i < ct->nr_sel; i++)
+	ct = fargs_ct_of(m->private);
+	for (i = 0; ct && i < ct->nr_sel; i++)
 		seq_printf(m, "%ps\n", (void *)ct->sel[i]);
 	mutex_unlock(&fargs_ct_mutex);
 	return 0;
 }
 
-/* Make the selection of @ct the functions of @ops' filter */
-static int fargs_ct_commit(struct fargs_ct *ct, struct ftrace_ops *ops)
+/* Make @sel, @n sorted functions, the selection of @ct; frees @sel on error */
+static int fargs_ct_set(struct fargs_ct *ct, unsigned long *sel,
+			unsigned int n)
 {
-	struct ftrace_hash *hash = ops->func_hash ?
-				   ops->func_hash->filter_hash : NULL;
-	unsigned long *sel = NULL, *old = ct->sel;
-	unsigned int i, n = 0, nr_old = ct->nr_sel;
-	struct ftrace_func_entry *entry;
+	unsigned long *old = ct->sel;
+	unsigned int nr_old = ct->nr_sel;
 	int err;
-
-	if (hash && hash->count) {
-		sel = kvmalloc_array(hash->count, sizeof(*sel), GFP_KERNEL);
-		if (!sel)
-			return -ENOMEM;
-		for (i = 0; i < BIT(hash->size_bits); i++) {
-			hlist_for_each_entry(entry, &hash->buckets[i], hlist)
-				sel[n++] = entry->ip;
-		}
-		sort(sel, n, sizeof(*sel), fargs_ct_cmp, NULL);
-	}
 
 	ct->sel = sel;
 	ct->nr_sel = n;
@@ -504,151 +582,549 @@ static int fargs_ct_commit(struct fargs_ct *ct, struct ftrace_ops *ops)
 	return 0;
 }
 
-/* Add the functions of one token to @ops' filter, or remove them ("!") */
-static int fargs_ct_apply(struct ftrace_ops *ops, const char *tok)
-{
-	bool neg = *tok == '!';
-	unsigned long *ips;
-	unsigned int i, n = 0;
-	int cnt, err;
+/* One token of a write, parsed by ftrace_filter_parse() */
+struct fargs_ct_pat {
+	/* as written, for error_log */
+	const char		*tok;
+	/* the function glob, or an index */
+	struct ftrace_glob	func;
+	/* ":mod:" and a module glob; search is NULL without it */
+	struct ftrace_glob	mod;
+	int			exclude_mod;
+	/* MATCH_INDEX: the line in available_filter_functions, from 1 */
+	unsigned long		index;
+	/* "!": remove what matches */
+	bool			neg;
+	bool			matched;
+};
 
-	cnt = ftrace_direct_batch_lookup(tok + neg, NULL, 0);
-	if (cnt < 0)
-		return cnt;
-	ips = kvmalloc_array(cnt, sizeof(*ips), GFP_KERNEL);
-	if (!ips)
+/*
+ * The tokens of one write.  Exact names without a module are found by
+ * binary search in @names, indices in @idx; only globs and ":mod:" are
+ * tried one by one, with ftrace_match_symbol().
+ */
+struct fargs_ct_req {
+	struct fargs_ct_pat	*pats;
+	unsigned int		nr_pats;
+	/*
+	 * Positions in @pats: names sorted by name, indices by index (then
+	 * both by position), the others
+	 */
+	unsigned int		*names, nr_names;
+	unsigned int		*idx, nr_idx;
+	unsigned int		*others, nr_others;
+	/* the tokens, each ended by a NUL, as written: for error_log */
+	char			*text;
+	size_t			len;
+	/* a copy of @text, where the tokens are parsed in place */
+	char			*work;
+};
+
+/* A growing array of functions */
+struct fargs_ct_ips {
+	unsigned long		*ips;
+	unsigned int		nr, size;
+};
+
+static int fargs_ct_push(struct fargs_ct_ips *a, unsigned long ip)
+{
+	unsigned long *ips;
+	unsigned int size;
+
+	if (a->nr == a->size) {
+		size = max(2 * a->size, 64U);
+		ips = kvmalloc_array(size, sizeof(*ips), GFP_KERNEL);
+		if (!ips)
+			return -ENOMEM;
+		if (a->nr)
+			memcpy(ips, a->ips, a->nr * sizeof(*ips));
+		kvfree(a->ips);
+		a->ips = ips;
+		a->size = size;
+	}
+	a->ips[a->nr++] = ip;
+	return 0;
+}
+
+static int fargs_ct_cmp_names(const void *a, const void *b, const void *priv)
+{
+	const struct fargs_ct_pat *pats = priv;
+	unsigned int x = *(const unsigned int *)a;
+	unsigned int y = *(const unsigned int *)b;
+	int cmp = strcmp(pats[x].func.search, pats[y].func.search);
+
+	return cmp ? cmp : (x < y ? -1 : x > y);
+}
+
+static int fargs_ct_cmp_idx(const void *a, const void *b, const void *priv)
+{
+	const struct fargs_ct_pat *pats = priv;
+	unsigned int x = *(const unsigned int *)a;
+	unsigned int y = *(const unsigned int *)b;
+
+	if (pats[x].index != pats[y].index)
+		return pats[x].index < pats[y].index ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Parse one token in place, as set_ftrace_filter does.  Returns false,
+ * with the FARGS_CT_ERR_* in @type, for a command other than "mod", and
+ * for "!" alone: set_ftrace_filter matches nothing with it, and a typo or
+ * a shell variable that expanded to nothing must not read as "remove
+ * everything" ("!*" says that).
+ */
+static bool fargs_ct_parse_tok(struct fargs_ct_pat *pat, char *p, int *type)
+{
+	int clear;
+
+	if (ftrace_filter_parse(p, &pat->func, &pat->mod, &clear,
+				&pat->exclude_mod)) {
+		*type = FARGS_CT_ERR_COMMAND;
+		return false;
+	}
+	pat->neg = clear;
+	if (!pat->func.len && !pat->mod.search) {
+		*type = FARGS_CT_ERR_EMPTY;
+		return false;
+	}
+	/* A bad index is 0, which no function has. */
+	if (pat->func.type == MATCH_INDEX)
+		pat->index = ftrace_glob_index(&pat->func);
+	return true;
+}
+
+static void fargs_ct_req_free(struct fargs_ct_req *req)
+{
+	kvfree(req->pats);
+	kvfree(req->names);
+	kvfree(req->idx);
+	kvfree(req->others);
+	kvfree(req->text);
+	kvfree(req->work);
+}
+
+/* Append a token of @len bytes to @req->text, which has room for it */
+static void fargs_ct_req_add(struct fargs_ct_req *req, const char *tok,
+			     size_t len)
+{
+	memcpy(req->text + req->len, tok, len);
+	req->len += len;
+	req->text[req->len++] = '\0';
+}
+
+/* Parse the tokens of @req->text */
+static int fargs_ct_parse(struct trace_array *tr, struct fargs_ct_req *req)
+{
+	struct fargs_ct_pat *pat;
+	unsigned int n = 0;
+	size_t off;
+	int type;
+
+	for (off = 0; off < req->len; off += strlen(req->text + off) + 1)
+		n++;
+	req->pats = kvcalloc(n + 1, sizeof(*req->pats), GFP_KERNEL);
+	req->names = kvmalloc_array(n + 1, sizeof(*req->names), GFP_KERNEL);
+	req->idx = kvmalloc_array(n + 1, sizeof(*req->idx), GFP_KERNEL);
+	req->others = kvmalloc_array(n + 1, sizeof(*req->others), GFP_KERNEL);
+	/* Parsed in a copy: error_log shows the tokens as written. */
+	req->work = kvmemdup(req->text, req->len + 1, GFP_KERNEL);
+	if (!req->pats || !req->names || !req->idx || !req->others ||
+	    !req->work)
 		return -ENOMEM;
-	err = ftrace_direct_batch_lookup(tok + neg, ips, cnt);
-	if (err > 0) {
-		/* A module loaded since the count may add functions. */
-		cnt = min(cnt, err);
-		err = 0;
+
+	for (off = 0; off < req->len; off += strlen(req->text + off) + 1) {
+		pat = &req->pats[req->nr_pats];
+		pat->tok = req->text + off;
+		if (!fargs_ct_parse_tok(pat, req->work + off, &type)) {
+			fargs_ct_log(tr, type, pat->tok, strlen(pat->tok));
+			return -EINVAL;
+		}
+		/*
+		 * arch_ftrace_match_adjust(), which ftrace_match_symbol()
+		 * applies, is the identity on x86-64: an exact name can be
+		 * compared as it is.
+		 */
+		if (pat->func.type == MATCH_INDEX) {
+			req->idx[req->nr_idx++] = req->nr_pats;
+		} else if (pat->func.type == MATCH_FULL && pat->func.len &&
+			   !pat->mod.search) {
+			req->names[req->nr_names++] = req->nr_pats;
+		} else {
+			if (req->nr_others == FARGS_CT_GLOBS_MAX) {
+				fargs_ct_log(tr, FARGS_CT_ERR_GLOBS, pat->tok,
+					     0);
+				return -E2BIG;
+			}
+			req->others[req->nr_others++] = req->nr_pats;
+		}
+		req->nr_pats++;
 	}
-	/* Removing what is not there is no error. */
-	for (i = 0; !err && i < cnt; i++) {
-		if (neg && !ftrace_lookup_ip(ops->func_hash->filter_hash,
-					     ips[i]))
+	sort_r(req->names, req->nr_names, sizeof(*req->names),
+	       fargs_ct_cmp_names, NULL, req->pats);
+	sort_r(req->idx, req->nr_idx, sizeof(*req->idx),
+	       fargs_ct_cmp_idx, NULL, req->pats);
+	return 0;
+}
+
+/*
+ * The last token of @req that matches the function @name (of module
+ * @modname, at @index in available_filter_functions), or -1: that token
+ * decides whether the function is in the selection.
+ */
+static int fargs_ct_last_match(struct fargs_ct_req *req, unsigned long index,
+			       char *name, char *modname)
+{
+	unsigned int lo = 0, hi = req->nr_names, mid, i;
+	struct fargs_ct_pat *pat;
+	int last = -1;
+
+	/* The first exact name that is not before @name */
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (strcmp(req->pats[req->names[mid]].func.search, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < req->nr_names; lo++) {
+		pat = &req->pats[req->names[lo]];
+		if (strcmp(pat->func.search, name))
+			break;
+		pat->matched = true;
+		last = max_t(int, last, req->names[lo]);
+	}
+
+	/* The first index that is not below @index */
+	lo = 0;
+	hi = req->nr_idx;
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (req->pats[req->idx[mid]].index < index)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < req->nr_idx; lo++) {
+		pat = &req->pats[req->idx[lo]];
+		if (pat->index != index)
+			break;
+		pat->matched = true;
+		last = max_t(int, last, req->idx[lo]);
+	}
+
+	for (i = 0; i < req->nr_others; i++) {
+		pat = &req->pats[req->others[i]];
+		if (!ftrace_match_symbol(name, modname, &pat->func,
+					 pat->mod.search ? &pat->mod : NULL,
+					 pat->exclude_mod))
 			continue;
-		ips[n++] = ips[i];
+		pat->matched = true;
+		last = max_t(int, last, req->others[i]);
 	}
-	if (!err && n)
-		err = ftrace_set_filter_ips(ops, ips, n, neg, 0);
-	kvfree(ips);
+	return last;
+}
+
+static bool fargs_ct_has(const unsigned long *sel, unsigned int n,
+			 unsigned long ip)
+{
+	return n && bsearch(&ip, sel, n, sizeof(*sel), fargs_ct_cmp);
+}
+
+/*
+ * Is @rec a function of vmlinux or of a live module?  A module's records
+ * stay from before its COMING notifiers until after its GOING ones, but
+ * only a live module's functions may be selected: fargs_ct_module_notify()
+ * must see every selected module function go.  The caller holds
+ * ftrace_lock, which keeps the module from being freed.
+ */
+static bool fargs_ct_rec_live(struct dyn_ftrace *rec)
+{
+	struct module *mod;
+	bool live;
+
+	preempt_disable();
+	mod = __module_text_address(rec->ip);
+	live = !mod || mod->state == MODULE_STATE_LIVE;
+	preempt_enable();
+	return live;
+}
+
+/*
+ * One pass over the ftrace records: for each function, the last token of
+ * @req that matches it says whether it is in the selection.  Collect in
+ * @add those that join @base (sorted, @nr_base), in @del those that leave.
+ * The cost is one symbol lookup a record, whatever the number of tokens.
+ *
+ * Records that ftrace does not patch (disabled) and functions of a module
+ * that is not live are never selected, an index that names one included:
+ * a direct trampoline on them would be listed as attached and never run,
+ * or outlive its module.
+ */
+static int fargs_ct_scan(struct fargs_ct_req *req, const unsigned long *base,
+			 unsigned int nr_base, struct fargs_ct_ips *add,
+			 struct fargs_ct_ips *del)
+{
+	struct ftrace_rec_iter *iter;
+	unsigned long index = 0;
+	struct dyn_ftrace *rec;
+	char *name, *modname;
+	int last, err = 0;
+	bool in;
+
+	name = kmalloc(KSYM_SYMBOL_LEN, GFP_KERNEL);
+	if (!name)
+		return -ENOMEM;
+	mutex_lock(&ftrace_lock);
+	if (unlikely(ftrace_is_dead())) {
+		err = -ENODEV;
+		goto out;
+	}
+	for_ftrace_rec_iter(iter) {
+		rec = ftrace_rec_iter_record(iter);
+		index++;
+		cond_resched();
+		if (rec->flags & FTRACE_FL_DISABLED)
+			continue;
+		if (!fargs_ct_rec_live(rec))
+			continue;
+		if (ftrace_rec_symbol(rec, &modname, name))
+			continue;
+		last = fargs_ct_last_match(req, index, name, modname);
+		if (last < 0)
+			continue;
+		in = fargs_ct_has(base, nr_base, rec->ip);
+		/* A removal of what is in, an addition of what is not */
+		if (req->pats[last].neg == in)
+			err = fargs_ct_push(in ? del : add, rec->ip);
+		if (err)
+			break;
+	}
+out:
+	mutex_unlock(&ftrace_lock);
+	kfree(name);
+	return err;
+}
+
+/*
+ * Apply the tokens of @req to the selection of @ct, or to an empty one if
+ * @trunc.  Every token must match a function.  All or nothing.
+ */
+static int fargs_ct_apply(struct fargs_ct *ct, struct fargs_ct_req *req,
+			  bool trunc)
+{
+	const unsigned long *base = trunc ? NULL : ct->sel;
+	unsigned int i, nr, nr_base = trunc ? 0 : ct->nr_sel;
+	struct fargs_ct_ips add = {}, del = {};
+	unsigned long *sel;
+	int err = 0;
+
+	if (req->nr_pats)
+		err = fargs_ct_scan(req, base, nr_base, &add, &del);
+	for (i = 0; !err && i < req->nr_pats; i++) {
+		if (req->pats[i].matched)
+			continue;
+		fargs_ct_log_err(ct->tr, req->pats[i].tok, -EINVAL);
+		err = -EINVAL;
+	}
+	if (err)
+		goto out;
+
+	err = -ENOMEM;
+	sel = kvmalloc_array(nr_base + add.nr + 1, sizeof(*sel), GFP_KERNEL);
+	if (!sel)
+		goto out;
+	sort(del.ips, del.nr, sizeof(*del.ips), fargs_ct_cmp, NULL);
+	nr = fargs_ct_minus(base, nr_base, del.ips, del.nr, sel);
+	if (add.nr)
+		memcpy(sel + nr, add.ips, add.nr * sizeof(*sel));
+	nr += add.nr;
+	sort(sel, nr, sizeof(*sel), fargs_ct_cmp, NULL);
+	err = fargs_ct_set(ct, sel, nr);
+	if (err)
+		fargs_ct_log_err(ct->tr, "", err);
+out:
+	kvfree(add.ips);
+	kvfree(del.ips);
 	return err;
 }
 
 static int fargs_ct_open(struct inode *inode, struct file *file)
 {
-	struct fargs_ct *ct = inode->i_private;
+	struct trace_array *tr = inode->i_private;
 	struct fargs_ct_file *f;
 	int ret;
 
-	/* The instance stays while the file is open, and so does @ct. */
-	ret = tracing_check_open_get_tr(ct->tr);
+	/* The instance, and so its fargs_ct, stays while the file is open. */
+	ret = tracing_check_open_get_tr(tr);
 	if (ret)
 		return ret;
 	ret = -EINVAL;
 	if ((file->f_mode & FMODE_READ) && (file->f_mode & FMODE_WRITE))
 		goto put;
 	if (file->f_mode & FMODE_READ) {
-		ret = single_open(file, fargs_ct_show, ct);
-		goto out;
+		ret = single_open(file, fargs_ct_show, tr);
+		if (ret)
+			goto put;
+		return 0;
 	}
 
 	ret = -ENOMEM;
 	f = kzalloc(sizeof(*f), GFP_KERNEL);
 	if (!f)
 		goto put;
-	f->ct = ct;
-	f->ops = kzalloc(sizeof(*f->ops), GFP_KERNEL);
-	if (!f->ops)
-		goto free;
-	/* '>' starts from nothing, '>>' from the current selection. */
-	mutex_lock(&fargs_ct_mutex);
-	if (file->f_flags & O_TRUNC && !(file->f_flags & O_APPEND))
-		ret = ftrace_set_filter_ips(f->ops, NULL, 0, 0, 1);
-	else
-		ret = ftrace_set_filter_ips(f->ops, ct->sel, ct->nr_sel, 0, 1);
-	mutex_unlock(&fargs_ct_mutex);
-	if (ret) {
-		ftrace_free_filter(f->ops);
-		goto free;
+	if (trace_parser_get_init(&f->parser, FARGS_CT_TOK_MAX)) {
+		kfree(f);
+		goto put;
 	}
-	f->written = file->f_flags & O_TRUNC && !(file->f_flags & O_APPEND);
+	f->tr = tr;
+	/* '>' starts from nothing, '>>' from the selection of each write. */
+	f->trunc = file->f_flags & O_TRUNC && !(file->f_flags & O_APPEND);
 	file->private_data = f;
 	return 0;
-free:
-	kfree(f->ops);
-	kfree(f);
 put:
-	trace_array_put(ct->tr);
-out:
+	trace_array_put(tr);
 	return ret;
+}
+
+/*
+ * Parse and apply the tokens of @req, all or none, to the selection
+ * there is now (another file may have changed it since this one was
+ * opened), or to nothing after '>'.  A failure keeps the selection there
+ * was.
+ */
+static int fargs_ct_commit(struct fargs_ct_file *f, struct fargs_ct_req *req)
+{
+	struct fargs_ct *ct;
+	int err;
+
+	err = fargs_ct_parse(f->tr, req);
+	if (err)
+		return err;
+	mutex_lock(&fargs_ct_mutex);
+	ct = fargs_ct_of(f->tr);
+	err = ct ? fargs_ct_apply(ct, req, f->trunc) : -ENODEV;
+	/*
+	 * '>' has had its effect once a write succeeded.  After a failed
+	 * one, the next write still starts from nothing, and closing the
+	 * file still empties the selection.
+	 */
+	if (!err)
+		f->trunc = false;
+	mutex_unlock(&fargs_ct_mutex);
+	return err;
+}
+
+/* Forget the unfinished token, and a failure of the parser */
+static void fargs_ct_parser_reset(struct trace_parser *parser)
+{
+	trace_parser_clear(parser);
+	parser->fail = false;
+}
+
+/*
+ * Read the tokens that the write of @cnt bytes at @ubuf completes into
+ * @req, as set_ftrace_filter reads them with trace_get_user(): white
+ * space or a NUL ends a token.  A token may start in an earlier write; one
+ * that this write leaves unfinished stays in the file's parser, for the
+ * next write or for the release.
+ */
+static int fargs_ct_read_tokens(struct fargs_ct_file *f,
+				const char __user *ubuf, size_t cnt,
+				loff_t *ppos, struct fargs_ct_req *req)
+{
+	struct trace_parser *parser = &f->parser;
+	size_t done = 0;
+	int read;
+
+	/* Room for every byte of the write and for a token it continues */
+	req->text = kvmalloc(cnt + parser->size + 1, GFP_KERNEL);
+	if (!req->text)
+		return -ENOMEM;
+	while (done < cnt) {
+		read = trace_get_user(parser, ubuf + done, cnt - done, ppos);
+		if (read < 0) {
+			if (read == -EINVAL)
+				fargs_ct_log(f->tr, FARGS_CT_ERR_LONG, "", 0);
+			return read;
+		}
+		done += read;
+		if (trace_parser_loaded(parser) && !trace_parser_cont(parser)) {
+			fargs_ct_req_add(req, parser->buffer, parser->idx);
+			trace_parser_clear(parser);
+		}
+	}
+	return 0;
 }
 
 static ssize_t fargs_ct_write(struct file *file, const char __user *ubuf,
 			      size_t cnt, loff_t *ppos)
 {
 	struct fargs_ct_file *f = file->private_data;
-	char *buf, *p, *tok;
-	int err = 0;
+	struct fargs_ct_req req = {};
+	int err;
 
 	if (!cnt)
 		return 0;
-	if (cnt > SZ_1M)
-		return -E2BIG;
-	buf = memdup_user_nul(ubuf, cnt);
-	if (IS_ERR(buf))
-		return PTR_ERR(buf);
+	/* A longer write is taken a part at a time, each all or nothing. */
+	cnt = min_t(size_t, cnt, FARGS_CT_WRITE_MAX);
 
-	mutex_lock(&fargs_ct_mutex);
-	/* Apply the names, globs and "!" removals to this file's copy. */
-	p = buf;
-	while ((tok = strsep(&p, " \t\n")) != NULL) {
-		if (!*tok)
-			continue;
-		err = fargs_ct_apply(f->ops, tok);
-		if (err) {
-			fargs_ct_log_err(f->ct->tr, tok, err);
-			break;
-		}
-	}
-	/* Then commit it: a failure keeps the selection there was. */
-	if (!err) {
-		err = fargs_ct_commit(f->ct, f->ops);
-		if (err)
-			fargs_ct_log_err(f->ct->tr, "", err);
-	}
-	/* Committed, or failed: either way nothing is left for release. */
-	f->written = false;
-	mutex_unlock(&fargs_ct_mutex);
-	kfree(buf);
-	if (err)
+	err = fargs_ct_read_tokens(f, ubuf, cnt, ppos, &req);
+	/* A write that completes no token changes nothing yet. */
+	if (!err && req.len)
+		err = fargs_ct_commit(f, &req);
+	fargs_ct_req_free(&req);
+	if (err) {
+		/* The caller will write again what this write held. */
+		fargs_ct_parser_reset(&f->parser);
 		return err;
-	*ppos += cnt;
+	}
 	return cnt;
 }
 
 static int fargs_ct_release(struct inode *inode, struct file *file)
 {
-	struct fargs_ct *ct = inode->i_private;
+	struct trace_array *tr = inode->i_private;
 	struct fargs_ct_file *f = file->private_data;
+	struct fargs_ct *ct;
+	int err;
 
 	if (file->f_mode & FMODE_READ) {
-		trace_array_put(ct->tr);
+		trace_array_put(tr);
 		return single_release(inode, file);
 	}
 
-	/* "> set_ftrace_direct_multi" with nothing written empties it. */
-	if (f->written) {
+	/*
+	 * The token the last write left unfinished, as set_ftrace_filter
+	 * applies it at release.  close() cannot report an error: the
+	 * commit logs to error_log, and so does this.
+	 */
+	if (trace_parser_loaded(&f->parser)) {
+		struct fargs_ct_req req = {};
+
+		err = -ENOMEM;
+		req.text = kvmalloc(f->parser.idx + 1, GFP_KERNEL);
+		if (req.text) {
+			fargs_ct_req_add(&req, f->parser.buffer, f->parser.idx);
+			err = fargs_ct_commit(f, &req);
+		}
+		if (err == -ENOMEM)
+			fargs_ct_log_err(tr, "", err);
+		fargs_ct_req_free(&req);
+	}
+	/* '>' and no write that succeeded: the selection is empty. */
+	if (f->trunc) {
 		mutex_lock(&fargs_ct_mutex);
-		WARN_ON(fargs_ct_commit(ct, f->ops));
+		ct = fargs_ct_of(tr);
+		/* close() cannot report an error: error_log does. */
+		err = ct ? fargs_ct_set(ct, NULL, 0) : 0;
+		if (err)
+			fargs_ct_log(tr, FARGS_CT_ERR_DETACH, "", 0);
 		mutex_unlock(&fargs_ct_mutex);
 	}
-	ftrace_free_filter(f->ops);
-	kfree(f->ops);
+	trace_parser_put(&f->parser);
 	kfree(f);
-	trace_array_put(ct->tr);
+	trace_array_put(tr);
 	return 0;
 }
 
@@ -683,7 +1159,7 @@ void fargs_ct_init_tracefs(struct trace_array *tr, struct dentry *d)
 	mutex_lock(&fargs_ct_mutex);
 	list_add_tail(&ct->list, &fargs_ct_list);
 	mutex_unlock(&fargs_ct_mutex);
-	trace_create_file("set_ftrace_direct_multi", TRACE_MODE_WRITE, d, ct,
+	trace_create_file("set_ftrace_direct_multi", TRACE_MODE_WRITE, d, tr,
 			  &fargs_ct_fops);
 }
 
@@ -694,11 +1170,19 @@ void fargs_ct_init_tracefs(struct trace_array *tr, struct dentry *d)
 void fargs_ct_remove_instance(struct trace_array *tr)
 {
 	struct fargs_ct *ct;
+	unsigned int i;
 
 	mutex_lock(&fargs_ct_mutex);
 	ct = fargs_ct_of(tr);
 	if (ct) {
-		WARN_ON(ct->nr_att);
+		/*
+		 * Functions that stopping the tracer could not detach (it ran
+		 * out of memory): the map must not name @tr once it is freed.
+		 * ftrace_direct_batch_free() detaches them below, and waits
+		 * for the handlers that may have read @tr before.
+		 */
+		for (i = 0; i < ct->nr_att; i++)
+			fargs_ct_map_forget(ct->att[i]);
 		list_del(&ct->list);
 	}
 	mutex_unlock(&fargs_ct_mutex);
@@ -709,3 +1193,59 @@ void fargs_ct_remove_instance(struct trace_array *tr)
 	kvfree(ct->att);
 	kfree(ct);
 }
+
+/* Drop the functions of @mod from the @n sorted @ips, in place */
+static unsigned int fargs_ct_drop_mod(unsigned long *ips, unsigned int n,
+				      struct module *mod, bool attached)
+{
+	unsigned int i, kept = 0;
+
+	for (i = 0; i < n; i++) {
+		if (!within_module(ips[i], mod)) {
+			ips[kept++] = ips[i];
+			continue;
+		}
+		if (attached)
+			fargs_ct_map_forget(ips[i]);
+	}
+	return kept;
+}
+
+/*
+ * A module goes away: its functions leave every selection and every
+ * attached set, and the map.  The batch's own notifier, which runs after
+ * this one, detaches them (its priority is lower); until then their
+ * trampoline finds no instance in the map and goes straight into the
+ * function, and the tracer's callback no longer skips them.  Nothing
+ * here can fail: the arrays shrink in place, and the map's entries are
+ * cleared in place.
+ */
+static int fargs_ct_module_notify(struct notifier_block *nb,
+				  unsigned long state, void *data)
+{
+	struct module *mod = data;
+	struct fargs_ct *ct;
+
+	if (state != MODULE_STATE_GOING)
+		return NOTIFY_DONE;
+
+	mutex_lock(&fargs_ct_mutex);
+	list_for_each_entry(ct, &fargs_ct_list, list) {
+		ct->nr_sel = fargs_ct_drop_mod(ct->sel, ct->nr_sel, mod, false);
+		ct->nr_att = fargs_ct_drop_mod(ct->att, ct->nr_att, mod, true);
+	}
+	mutex_unlock(&fargs_ct_mutex);
+	return NOTIFY_OK;
+}
+
+static struct notifier_block fargs_ct_module_nb = {
+	.notifier_call	= fargs_ct_module_notify,
+	/* before fdb_module_notify() detaches the module's functions */
+	.priority	= FTRACE_DIRECT_BATCH_MODULE_PRIO + 1,
+};
+
+static __init int fargs_ct_init(void)
+{
+	return register_module_notifier(&fargs_ct_module_nb);
+}
+core_initcall(fargs_ct_init);

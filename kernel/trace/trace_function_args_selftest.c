@@ -4,7 +4,8 @@
  * the ftrace flags, unlike the rest of kernel/trace, so that the function
  * below can be traced.  Its seven arguments cover every register, a
  * two-register struct and stack arguments.  It never dereferences @d: the
- * selftest also passes pointers that fault.
+ * selftest also passes pointers that fault.  The second returns a struct
+ * in memory, through a hidden pointer.
  */
 #include <linux/compiler.h>
 
@@ -15,4 +16,11 @@ noinline long fargs_selftest_target(long a, unsigned int b, bool c,
 				    long f, short g)
 {
 	return a + b + c + (long)d + e.lo + e.hi + f + g;
+}
+
+noinline struct fargs_selftest_big fargs_selftest_big_ret(long a, long b)
+{
+	struct fargs_selftest_big r = { .w = { a, b, a + b } };
+
+	return r;
 }

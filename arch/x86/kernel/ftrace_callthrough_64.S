@@ -17,9 +17,14 @@
  * to P.  Only functions whose arguments all travel in registers may take
  * the second way: the body finds no stack arguments where it looks.
  *
+ * Neither the trampoline nor its handlers may be kprobed: they run before
+ * the handlers take ftrace's recursion lock, with the traced function's
+ * frame half built.
+ *
  * See Documentation/trace/function-args.rst
  */
 #include <linux/linkage.h>
+#include <asm/asm.h>
 #include <asm/asm-offsets.h>
 #include <asm/ptrace.h>
 #include <asm/ftrace.h>
@@ -112,3 +117,4 @@ SYM_FUNC_START(fargs_ct_tramp)
 	UNWIND_HINT_FUNC
 	RET
 SYM_FUNC_END(fargs_ct_tramp)
+_ASM_NOKPROBE(fargs_ct_tramp)

@@ -12,8 +12,9 @@
  * words and says so.
  *
  * The argument layout (one word per argument of up to 8 bytes, two for 9
- * to 16 bytes) and the record flags must match kernel/trace/ftrace_args.c
- * and kernel/trace/trace_function_args.h.
+ * to 16 bytes), the argument locations (registers, then stack slots) and
+ * the record flags must match kernel/trace/ftrace_args.c and
+ * kernel/trace/trace_function_args.h.
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -29,6 +30,9 @@
 #define FARGS_FL_NO_MODEL	0x04
 #define FARGS_FL_RET		0x08
 #define FARGS_FL_ENTRY_ONLY	0x10
+/* Stack slots from the high byte's number on lie past the stack's end */
+#define FARGS_FL_STACK_CUT	0x20
+#define FARGS_STACK_SHIFT	8
 /* A FARGS_FL_RET record: the return value (two words), the duration in ns */
 #define FARGS_RET_WORDS		3
 #define FARGS_REASON_SHIFT	8
@@ -38,6 +42,7 @@ enum { FARGS_STR_OK, FARGS_STR_TRUNCATED, FARGS_STR_FAULT, FARGS_STR_NULL };
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define MAX_ARGS	12
 #define ARG_SIZE_MAX	16
+#define NR_ARG_REGS	6
 #define NR_MODULE_BTF	256
 #define CACHE_SIZE	4096
 
@@ -60,6 +65,9 @@ struct arg {
 	unsigned int	size;
 	enum arg_class	class;
 	unsigned int	word;
+	/* in stack slot @slot (and the next) rather than in registers */
+	int		on_stack;
+	unsigned int	slot;
 };
 
 struct model {
@@ -70,6 +78,8 @@ struct model {
 	struct arg		args[MAX_ARGS];
 	/* the return value; name NULL for void, "" for a type not printed */
 	struct arg		ret;
+	/* a struct returned in memory: ret is the pointer to it */
+	int			ret_in_memory;
 	struct model		*next;
 };
 
@@ -152,10 +162,24 @@ static const struct btf_type *skip_mods(const struct btf *btf, __u32 id,
 	return t;
 }
 
+/* A const char: a string the function reads, as fta_const_char() decides */
+static int const_char(const struct btf *btf, __u32 id)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id);
+	int is_const = 0;
+
+	while (t && (btf_is_mod(t) || btf_is_typedef(t))) {
+		if (btf_is_const(t))
+			is_const = 1;
+		t = btf__type_by_id(btf, t->type);
+	}
+	return is_const && t && btf_is_int(t) && t->size == 1 &&
+	       !strcmp(btf__name_by_offset(btf, t->name_off), "char");
+}
+
 static int classify(const struct btf *btf, __u32 type_id, struct arg *a)
 {
 	const struct btf_type *t = skip_mods(btf, type_id, &a->type_id);
-	const struct btf_type *pt;
 
 	if (!t)
 		return -1;
@@ -172,9 +196,7 @@ static int classify(const struct btf *btf, __u32 type_id, struct arg *a)
 	if (btf_is_ptr(t)) {
 		a->size = 8;
 		a->class = C_POINTER;
-		pt = skip_mods(btf, t->type, NULL);
-		if (pt && btf_is_int(pt) && pt->size == 1 &&
-		    !strcmp(btf__name_by_offset(btf, pt->name_off), "char"))
+		if (const_char(btf, t->type))
 			a->class = C_STRING;
 		return 0;
 	}
@@ -213,13 +235,80 @@ static __s32 find_func(struct btf **btfp, const char *name)
 	return -1;
 }
 
+static int members_aligned(const struct btf *btf, const struct btf_type *t,
+			   unsigned int off);
+
+/*
+ * Is every scalar of a value of type @id, @off bytes into an aggregate, at
+ * its natural alignment?  As fta_aligned() decides it: array elements
+ * count, and the first two elements of an array show it for all.
+ */
+static int aligned(const struct btf *btf, __u32 id, unsigned int off)
+{
+	const struct btf_type *t = skip_mods(btf, id, NULL);
+	const struct btf_array *arr;
+	unsigned int i, size;
+	__s64 esize;
+
+	if (!t)
+		return 0;
+	if (btf_is_composite(t))
+		return members_aligned(btf, t, off);
+	if (btf_is_array(t)) {
+		arr = btf_array(t);
+		esize = btf__resolve_size(btf, arr->type);
+		if (esize < 0)
+			return 0;
+		for (i = 0; i < arr->nelems && i < 2; i++) {
+			if (!aligned(btf, arr->type, off + i * esize))
+				return 0;
+		}
+		return 1;
+	}
+	if (!btf_is_int(t) && !btf_is_ptr(t) && !btf_is_enum(t) &&
+	    !btf_is_enum64(t))
+		return 0;
+	size = btf_is_ptr(t) ? 8 : t->size;
+	return size && (size > 8 || off % size == 0);
+}
+
+/* The members of the struct or union @t, which is @off bytes in */
+static int members_aligned(const struct btf *btf, const struct btf_type *t,
+			   unsigned int off)
+{
+	const struct btf_member *m = btf_members(t);
+	unsigned int i;
+
+	for (i = 0; i < btf_vlen(t); i++, m++) {
+		if (btf_member_bitfield_size(t, i))
+			continue;
+		if (!aligned(btf, m->type,
+			     off + btf_member_bit_offset(t, i) / 8))
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * Does a struct returned by value come back in memory, through a hidden
+ * pointer in the first argument register?  As fta_classify() and
+ * fta_struct_in_regs() decide it in kernel/trace/ftrace_args.c: when it
+ * is larger than 16 bytes, or when a scalar in it, in a nested struct or
+ * in an array included, is not at its natural alignment.
+ */
+static int in_memory(const struct btf *btf, const struct btf_type *t)
+{
+	return t->size > ARG_SIZE_MAX || !members_aligned(btf, t, 0);
+}
+
 /* The same layout as ftrace_args_read() produces. */
 static void build_model(struct model *m, const char *name)
 {
-	const struct btf_type *fn, *proto;
+	const struct btf_type *fn, *proto, *rt;
 	const struct btf_param *p;
 	struct btf *btf;
-	unsigned int i, word = 0;
+	unsigned int i, word = 0, reg = 0, slot = 0, words;
+	int ret_in_memory;
 	__s32 id;
 
 	load_btf();
@@ -231,6 +320,11 @@ static void build_model(struct model *m, const char *name)
 	if (!proto || !btf_is_func_proto(proto) || btf_vlen(proto) > MAX_ARGS)
 		return;
 
+	/* A struct returned in memory takes the first register. */
+	rt = proto->type ? skip_mods(btf, proto->type, NULL) : NULL;
+	ret_in_memory = rt && btf_is_composite(rt) && in_memory(btf, rt);
+	reg = ret_in_memory;
+
 	p = btf_params(proto);
 	for (i = 0; i < btf_vlen(proto); i++, p++) {
 		struct arg *a = &m->args[i];
@@ -239,13 +333,44 @@ static void build_model(struct model *m, const char *name)
 			return;
 		a->name = btf__name_by_offset(btf, p->name_off);
 		a->word = word;
-		word += a->size > 8 ? 2 : 1;
+		words = a->size > 8 ? 2 : 1;
+		word += words;
+		if (reg + words <= NR_ARG_REGS) {
+			reg += words;
+			continue;
+		}
+		/* 16-byte integers are 16-byte aligned on the stack. */
+		if (words == 2 && a->class != C_STRUCT)
+			slot = (slot + 1) & ~1U;
+		a->on_stack = 1;
+		a->slot = slot;
+		slot += words;
 	}
 	m->nr_args = i;
 	m->nr_words = word;
 	m->btf = btf;
-	if (proto->type && !classify(btf, proto->type, &m->ret))
+	if (ret_in_memory) {
+		/* %rax returns the hidden pointer */
+		skip_mods(btf, proto->type, &m->ret.type_id);
+		m->ret.class = C_POINTER;
+		m->ret.size = 8;
 		m->ret.name = "";
+		m->ret_in_memory = 1;
+	} else if (proto->type && !classify(btf, proto->type, &m->ret)) {
+		m->ret.name = "";
+	}
+}
+
+/* A struct returned in memory: the pointer to it, and its type */
+static void print_ret_in_memory(struct trace_seq *s, const struct btf *btf,
+				__u32 type_id, unsigned long long ptr)
+{
+	const struct btf_type *t = btf__type_by_id(btf, type_id);
+	const char *name = t ? btf__name_by_offset(btf, t->name_off) : NULL;
+
+	trace_seq_printf(s, "(%s%s%s *)0x%llx",
+			 t && btf_is_union(t) ? "union" : "struct",
+			 name && *name ? " " : "", name ? name : "", ptr);
 }
 
 static struct model *get_model(struct tep_handle *tep, unsigned long long ip)
@@ -513,12 +638,20 @@ static int fargs_handler(struct trace_seq *s, struct tep_record *record,
 		if (flags & FARGS_FL_STRINGS)
 			str = (const char *)record->data + field->offset + nr_words * 8;
 		for (i = 0; i < m->nr_args; i++) {
+			const struct arg *a = &m->args[i];
+
 			if (i)
 				trace_seq_puts(s, ", ");
-			if (*m->args[i].name)
-				trace_seq_printf(s, "%s=", m->args[i].name);
-			print_arg(s, m->btf, &m->args[i], &words[m->args[i].word],
-				  &str, end);
+			if (*a->name)
+				trace_seq_printf(s, "%s=", a->name);
+			/* A slot past the stack's end: not read, no string */
+			if ((flags & FARGS_FL_STACK_CUT) && a->on_stack &&
+			    a->slot + (a->size > 8 ? 2 : 1) >
+			    flags >> FARGS_STACK_SHIFT)
+				trace_seq_puts(s, "<bad>");
+			else
+				print_arg(s, m->btf, a, &words[a->word], &str,
+					  end);
 		}
 	} else {
 		for (i = 0; i < nr_words; i++) {
@@ -538,7 +671,12 @@ static int fargs_handler(struct trace_seq *s, struct tep_record *record,
 			const char *nostr = NULL;
 
 			trace_seq_puts(s, " = ");
-			print_arg(s, m->btf, &m->ret, &words[nr_words], &nostr, end);
+			if (m->ret_in_memory)
+				print_ret_in_memory(s, m->btf, m->ret.type_id,
+						    words[nr_words]);
+			else
+				print_arg(s, m->btf, &m->ret, &words[nr_words],
+					  &nostr, end);
 		} else if (!m || !m->btf || m->nr_words != nr_words) {
 			trace_seq_printf(s, " = 0x%llx", words[nr_words]);
 		}
