@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# guest-bench.sh FTA_BENCH: the `make bench` measurements, in one guest run.
+# guest-bench.sh FTA_BENCH [percall]: the `make bench` measurements, in one
+# guest run; with "percall", only the per-call rows.
 # Every ratio compares numbers measured side by side in this same run.
 set -eu
 bench=$1
@@ -134,9 +135,11 @@ if clear_of_noise function_args && clear_of_noise function_args+funcargs-strings
 else
 	row "    strings on vs off" "" "noise"
 fi
-row "    (noise: overheads under 3x their noise get no ratio; noise now" "" "$(noise function) ns)"
+row "    noise of the function row, ns (a ratio needs 3x noise)" "$(noise function)" ""
 echo
 
+# "percall": only the per-call rows (the second kernel of BENCH_KERNEL=both)
+if [ "${2:-}" != percall ]; then
 # --- enable time ---------------------------------------------------------------
 nfuncs=$(wc -l < $T/available_filter_functions)
 row "enable time, us (of $nfuncs functions)" "function" "function_args"
@@ -190,6 +193,8 @@ for n in 10 100 1000 10000; do
 done
 row "  batch t(10000) / t(1000)" "$(ratio "$tb10000" "$tb1000")" ""
 echo
+
+fi
 
 # Per call: a direct trampoline on __do_sys_getppid next to function_args.
 # Through the batch interface the function stays on ftrace_caller (partial
