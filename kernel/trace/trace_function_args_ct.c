@@ -191,6 +191,7 @@ out:
 	ftrace_test_recursion_unlock(bit);
 	return ret;
 }
+
 NOKPROBE_SYMBOL(fargs_ct_entry);
 
 /**
@@ -214,6 +215,7 @@ void fargs_ct_exit(struct fargs_ct_frame *frame, unsigned long *rp)
 		fargs_ct_record(tr, model, frame, rp, true);
 	ftrace_test_recursion_unlock(bit);
 }
+
 NOKPROBE_SYMBOL(fargs_ct_exit);
 
 /* ---- attaching ---------------------------------------------------------- */
