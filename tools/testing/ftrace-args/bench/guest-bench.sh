@@ -73,7 +73,7 @@ noise() {
 	local a b
 	a=$(median < /tmp/pc.noise)
 	b=$(sort -g "/tmp/pc.$1" | awk '{ v[NR] = $1 } END { print (v[int(NR * 3 / 4) + 1] - v[int(NR / 4) + 1]) / 2 }')
-	echo "$a $b" | awk '{ printf "%.1f\n", $1 > $2 ? $1 : $2 }'
+	echo "$a $b" | awk '{ printf "%.1f\n", ($1 > $2 ? $1 : $2) }'
 }
 # clear MODE: is MODE's overhead at least 3 times its noise?
 clear_of_noise() {
