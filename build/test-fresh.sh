@@ -12,7 +12,8 @@
 #   2. `make deps` as root;
 #   3. `make TARGET` (default: run) as the normal user, with an empty
 #      FTA_CACHE in that user's home.
-# Prints how long each step took.  Needs root (chroot, mounts).
+# Prints how long each step took.  Needs root (chroot, mounts).  On
+# success ROOT is removed unless FRESH_KEEP is set; on failure it stays.
 set -euo pipefail
 
 repo=$1
@@ -105,3 +106,9 @@ step "make as $user before deps (must refuse)" make_before_deps
 step "make deps (root)" in_root /bin/bash -c "cd $home/ftrace-args && make deps"
 step "make $target ($user, empty cache)" as_user make "$target"
 say "done: README set-up passed in a fresh Debian 12 root"
+# The root holds a whole build (about 7 GB): keep it only when asked.
+if [ -z "${FRESH_KEEP:-}" ]; then
+	umount_all
+	rm -rf "$root" "$log"
+	say "removed $root (FRESH_KEEP=1 keeps it)"
+fi
