@@ -115,6 +115,12 @@ SYM_FUNC_START(fargs_ct_tramp)
 	 */
 	pushq	8(%rbp)
 	UNWIND_HINT_FUNC
+	/*
+	 * Two returns come back for the one call above, this one and the
+	 * body's: with call depth tracking, account for a call here, as
+	 * ftrace_regs_caller does before it returns into a direct trampoline.
+	 */
+	CALL_DEPTH_ACCOUNT
 	RET
 SYM_FUNC_END(fargs_ct_tramp)
 _ASM_NOKPROBE(fargs_ct_tramp)
