@@ -27,6 +27,8 @@
 #include <linux/bpf.h>
 #include <asm/stacktrace.h>
 
+#include "ftrace_internal.h"
+
 #define FTA_HASH_BITS	14
 #define FTA_HASH_SIZE	BIT(FTA_HASH_BITS)
 
@@ -65,9 +67,15 @@ EXPORT_SYMBOL_GPL(ftrace_args_reason_str);
  * ftrace_args_model - find the model of a traced function
  * @ip: the ftrace location (the ip an ftrace callback receives)
  *
- * Lock-free and cheap: one hash and a short chain walk.  Call it with
- * preemption disabled, as ftrace callbacks run, or inside
- * rcu_read_lock(); the model stays valid until then.
+ * Lock-free and cheap: one hash and a short chain walk.  Models are
+ * freed after an RCU grace period, so the caller must be where one
+ * waits for it: inside rcu_read_lock(), or in an ftrace callback past
+ * ftrace_test_recursion_trylock(), which disables preemption and, on
+ * architectures with noinstr sections (x86 among them), fails where RCU
+ * is not watching.  A callback that the ftrace core calls without its
+ * own recursion check may run preemptible, or where RCU is not watching:
+ * it must take the recursion lock before it calls this.  The model stays
+ * valid until the caller leaves that section.
  *
  * Return: the model, which may be an unknown model, or NULL when none was
  * built for @ip (the ip was never enabled by an %FTRACE_OPS_FL_ARGS ops, or
@@ -692,6 +700,37 @@ static void fta_free_rcu(struct rcu_head *rcu)
 	if (model->btf)
 		btf_put(model->btf);
 	kfree(model);
+}
+
+/**
+ * ftrace_args_text_free - functions are gone: drop their models
+ * @start: start of the text freed
+ * @end: its end (exclusive)
+ *
+ * Called by the ftrace core when it frees init text: a module's after its
+ * init function ran, the kernel's after boot.  A module's other text goes
+ * with the module (fta_module_notify()).  The models are freed after a
+ * grace period: callbacks read them only past ftrace's recursion check,
+ * with preemption disabled and RCU watching.
+ *
+ * Context: process context.
+ */
+void ftrace_args_text_free(unsigned long start, unsigned long end)
+{
+	struct ftrace_func_model *model;
+	struct hlist_node *tmp;
+	unsigned int i;
+
+	mutex_lock(&fta_mutex);
+	for (i = 0; fta_table && i < FTA_HASH_SIZE; i++) {
+		hlist_for_each_entry_safe(model, tmp, &fta_table[i], hnode) {
+			if (model->ip < start || model->ip >= end)
+				continue;
+			hlist_del_rcu(&model->hnode);
+			call_rcu(&model->rcu, fta_free_rcu);
+		}
+	}
+	mutex_unlock(&fta_mutex);
 }
 
 /*

@@ -41,6 +41,14 @@ struct ftrace_direct_batch {
 	struct list_head	list;
 	struct module		*mod;
 	char			owner[FDB_OWNER_MAX];
+	/*
+	 * Room for two entries per function of the batch, kept by every
+	 * update that attaches: the detaching paths that must not fail
+	 * (freeing, text going away) park the entries they unlink here
+	 * until a grace period has passed.
+	 */
+	struct ftrace_func_entry **spare;
+	unsigned int		nr_spare;
 };
 
 static LIST_HEAD(fdb_list);
@@ -126,6 +134,24 @@ static int fdb_location(unsigned long *ip)
 }
 
 /*
+ * Is @addr in a module that is going away?  Its GOING notifier detaches
+ * the trampolines in it, and waits for direct_mutex, which the caller
+ * holds: a trampoline attached before the module is marked going is
+ * detached by it, one attached after would not be.
+ */
+static bool fdb_text_going(unsigned long addr)
+{
+	struct module *mod;
+	bool going;
+
+	preempt_disable();
+	mod = __module_address(addr);
+	going = mod && mod->state == MODULE_STATE_GOING;
+	preempt_enable();
+	return going;
+}
+
+/*
  * Build the request hash (ip -> addr) from @cnt functions, checking each
  * one.  @ips is the caller's array, @pairs gives the trampolines (NULL for
  * a detach).  With @mine, every function must belong to @batch already;
@@ -153,6 +179,9 @@ static int fdb_request(struct ftrace_direct_batch *batch,
 		addr = pairs ? pairs[i].addr : 0;
 		err = -EINVAL;
 		if (pairs && !addr)
+			goto fail;
+		err = -ENODEV;
+		if (pairs && fdb_text_going(addr))
 			goto fail;
 		err = fdb_location(&ip);
 		if (err)
@@ -253,6 +282,85 @@ static unsigned long *fdb_ips(struct ftrace_hash *base, struct ftrace_hash *add,
 	return ips;
 }
 
+/* Make room in @batch->spare for @count functions */
+static int fdb_reserve(struct ftrace_direct_batch *batch, unsigned int count)
+{
+	struct ftrace_func_entry **spare;
+
+	if (count <= batch->nr_spare)
+		return 0;
+	spare = kvmalloc_array(count, 2 * sizeof(*spare), GFP_KERNEL);
+	if (!spare)
+		return -ENOMEM;
+	kvfree(batch->spare);
+	batch->spare = spare;
+	batch->nr_spare = count;
+	return 0;
+}
+
+/*
+ * Unlink @ip's entry from @hash in place, for the paths that must not
+ * fail, and park it in @batch->spare at *@n.  Readers walk the hash under
+ * RCU: ftrace_ops_test() and fdb_call() run with preemption disabled and,
+ * past ftrace's recursion check, where RCU watches; the ftrace core reads
+ * the hashes under ftrace_lock, which the caller holds.  The caller frees
+ * the parked entries after synchronize_rcu().
+ */
+static void fdb_unlink(struct ftrace_direct_batch *batch,
+		       struct ftrace_hash *hash, unsigned long ip,
+		       unsigned int *n)
+{
+	struct ftrace_func_entry *entry = ftrace_lookup_ip(hash, ip);
+
+	if (!entry || WARN_ON_ONCE(*n >= 2 * batch->nr_spare))
+		return;
+	hlist_del_rcu(&entry->hlist);
+	hash->count--;
+	batch->spare[(*n)++] = entry;
+}
+
+static void fdb_free_parked(struct ftrace_direct_batch *batch, unsigned int n)
+{
+	if (!n)
+		return;
+	synchronize_rcu();
+	while (n)
+		kfree(batch->spare[--n]);
+}
+
+/*
+ * Detach every function of @batch without allocating: freeing a batch
+ * and a module going away must not fail.  Unregistering the ops takes no
+ * memory, and once it returns no task runs the ops' callback or enters
+ * the trampolines from the call sites; then the trampolines leave
+ * direct_functions in place.
+ */
+static void fdb_detach_all(struct ftrace_direct_batch *batch)
+{
+	struct ftrace_hash *hash = fdb_hash(batch);
+	struct ftrace_func_entry *entry;
+	unsigned int i, n = 0;
+
+	if (!hash)
+		return;
+	WRITE_ONCE(batch->ops.direct_call, 0);
+	/* Fails only when ftrace is dead: then nothing may change. */
+	if (WARN_ON_ONCE(unregister_ftrace_function(&batch->ops)))
+		return;
+	mutex_lock(&ftrace_lock);
+	for (i = 0; i < BIT(hash->size_bits); i++) {
+		hlist_for_each_entry(entry, &hash->buckets[i], hlist)
+			fdb_unlink(batch, ftrace_direct_functions(), entry->ip,
+				   &n);
+	}
+	mutex_unlock(&ftrace_lock);
+	/*
+	 * The filter hash stays as it is: fdb_hash() ignores it while the
+	 * ops is not registered, and the next attach replaces it.
+	 */
+	fdb_free_parked(batch, n);
+}
+
 /*
  * Attach the functions of @add and detach those of @del (either may be
  * NULL) in one ftrace code update: the batch's ops gets its new filter
@@ -266,8 +374,14 @@ static int fdb_update_locked(struct ftrace_direct_batch *batch,
 	struct ftrace_hash *pre = NULL, *post = NULL, *prev = NULL;
 	unsigned long *ips;
 	unsigned int cnt;
-	int err = -ENOMEM;
+	int err;
 
+	if (add) {
+		cnt = fdb_hash(batch) ? fdb_hash(batch)->count : 0;
+		err = fdb_reserve(batch, cnt + add->count);
+		if (err)
+			return err;
+	}
 	/* Built from the same current hash: before, then after the update */
 	ips = fdb_ips(fdb_hash(batch), add, del, &cnt);
 	if (add)
@@ -419,19 +533,16 @@ EXPORT_SYMBOL_GPL(__ftrace_direct_batch_alloc);
  */
 void ftrace_direct_batch_free(struct ftrace_direct_batch *batch)
 {
-	struct ftrace_hash *hash;
-
 	if (IS_ERR_OR_NULL(batch))
 		return;
 
 	mutex_lock(&direct_mutex);
-	hash = fdb_hash(batch);
-	if (hash)
-		WARN_ON(fdb_update_locked(batch, NULL, hash));
+	fdb_detach_all(batch);
 	list_del(&batch->list);
 	mutex_unlock(&direct_mutex);
 
 	ftrace_free_filter(&batch->ops);
+	kvfree(batch->spare);
 	kfree(batch);
 }
 EXPORT_SYMBOL_GPL(ftrace_direct_batch_free);
@@ -459,7 +570,8 @@ EXPORT_SYMBOL_GPL(ftrace_direct_batch_free);
  *           appears twice in a list;
  *  -ENOENT  an address that is no function, or a function of @del that
  *           @batch does not have;
- *  -ENODEV  a function that ftrace cannot trace (notrace);
+ *  -ENODEV  a function that ftrace cannot trace (notrace), or a
+ *           trampoline in a module that is going away;
  *  -EEXIST  a function of @add that is in @batch already (also when it is
  *           in @del: use ftrace_direct_batch_retarget() to change its
  *           trampoline);
@@ -677,9 +789,13 @@ out:
 EXPORT_SYMBOL_GPL(ftrace_direct_batch_lookup);
 
 /*
- * A module going away takes its functions and trampolines with it: detach
- * every batch function in it or calling into it.  A module that frees its
- * batch in its exit function never gets here with work to do.
+ * A module going away takes its trampolines with it: detach every batch
+ * function that calls into it, and every function of a batch it owns (a
+ * module that frees its batch in its exit function never gets here with
+ * work to do).  The module's own functions stay attached until their
+ * text is gone: ftrace_direct_batch_text_free() drops them then.  When a
+ * partial detach has no memory, the whole batch is detached, which needs
+ * none.
  */
 static int fdb_module_notify(struct notifier_block *nb, unsigned long state,
 			     void *data)
@@ -699,30 +815,102 @@ static int fdb_module_notify(struct notifier_block *nb, unsigned long state,
 		hash = fdb_hash(batch);
 		if (!hash)
 			continue;
-		req = fdb_alloc_hash(hash->count);
-		if (!req)
+		if (batch->mod == mod) {
+			pr_warn("ftrace: module %s unloads with %lu direct calls of %s attached; detaching\n",
+				mod->name, hash->count, batch->owner);
+			fdb_detach_all(batch);
 			continue;
-		for (i = 0; i < BIT(hash->size_bits); i++) {
+		}
+		req = fdb_alloc_hash(hash->count);
+		for (i = 0; req && i < BIT(hash->size_bits); i++) {
 			hlist_for_each_entry(entry, &hash->buckets[i], hlist) {
 				addr = ftrace_find_rec_direct(entry->ip);
-				if (batch->mod != mod && !within_module(entry->ip, mod) &&
-				    !within_module(addr, mod))
+				if (!within_module(addr, mod))
 					continue;
 				new = add_hash_entry(req, entry->ip);
-				if (new)
-					new->direct = addr;
+				if (!new) {
+					free_ftrace_hash(req);
+					req = NULL;
+					break;
+				}
+				new->direct = addr;
 			}
 		}
-		if (req->count) {
-			if (batch->mod == mod)
-				pr_warn("ftrace: module %s unloads with %lu direct calls of %s attached; detaching\n",
-					mod->name, req->count, batch->owner);
-			WARN_ON(fdb_update_locked(batch, NULL, req));
+		if (!req || (req->count && fdb_update_locked(batch, NULL, req))) {
+			pr_warn("ftrace: no memory to detach the trampolines of module %s from %s: detaching all of %s\n",
+				mod->name, batch->owner, batch->owner);
+			fdb_detach_all(batch);
 		}
 		free_ftrace_hash(req);
 	}
 	mutex_unlock(&direct_mutex);
 	return NOTIFY_OK;
+}
+
+static bool fdb_in_text(unsigned long ip, struct module *mod,
+			unsigned long start, unsigned long end)
+{
+	return start < end ? ip >= start && ip < end : within_module(ip, mod);
+}
+
+/**
+ * ftrace_direct_batch_text_free - functions are gone: forget them
+ * @mod: the module whose text goes away
+ * @start: start of the text freed, or 0 for all of @mod's
+ * @end: end of that text (exclusive), or 0
+ *
+ * Called by the ftrace core once it dropped the records of the text: a
+ * module's init text after its init, all of its text when it is freed,
+ * the kernel's init text after boot.  Functions there leave their batch
+ * and direct_functions, so that nothing keyed by their addresses outlives
+ * them.  Nothing calls them any more; no memory is needed.
+ *
+ * Context: process context, ftrace_lock not held.
+ */
+void ftrace_direct_batch_text_free(struct module *mod, unsigned long start,
+				   unsigned long end)
+{
+	struct ftrace_func_entry *entry;
+	struct ftrace_direct_batch *batch;
+	struct hlist_node *tmp;
+	struct ftrace_hash *hash;
+	unsigned int i, in, n;
+
+	mutex_lock(&direct_mutex);
+	list_for_each_entry(batch, &fdb_list, list) {
+		hash = fdb_hash(batch);
+		if (!hash)
+			continue;
+		in = 0;
+		for (i = 0; i < BIT(hash->size_bits); i++) {
+			hlist_for_each_entry(entry, &hash->buckets[i], hlist)
+				in += fdb_in_text(entry->ip, mod, start, end);
+		}
+		if (!in)
+			continue;
+		/* An empty filter hash would mean every function */
+		if (in == hash->count) {
+			fdb_detach_all(batch);
+			continue;
+		}
+		n = 0;
+		WRITE_ONCE(batch->ops.direct_call, 0);
+		mutex_lock(&ftrace_lock);
+		for (i = 0; i < BIT(hash->size_bits); i++) {
+			hlist_for_each_entry_safe(entry, tmp, &hash->buckets[i],
+						  hlist) {
+				if (!fdb_in_text(entry->ip, mod, start, end))
+					continue;
+				fdb_unlink(batch, ftrace_direct_functions(),
+					   entry->ip, &n);
+				fdb_unlink(batch, hash, entry->ip, &n);
+			}
+		}
+		mutex_unlock(&ftrace_lock);
+		fdb_free_parked(batch, n);
+		fdb_set_common(batch);
+	}
+	mutex_unlock(&direct_mutex);
 }
 
 static struct notifier_block fdb_module_nb = {
