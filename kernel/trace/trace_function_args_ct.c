@@ -67,8 +67,16 @@ static DEFINE_MUTEX(fargs_ct_mutex);
 static LIST_HEAD(fargs_ct_list);
 /*
  * Every attached function, with the instance that records it (in the
- * entries' direct field).  RCU: read by the trampoline's handlers and the
- * tracer's callback with preemption disabled.
+ * entries' direct field).  RCU: read only by the trampoline's handlers and
+ * the tracer's callback, and only past ftrace_test_recursion_trylock(),
+ * which disables preemption and fails where RCU is not watching (x86
+ * selects ARCH_WANTS_NO_INSTR): synchronize_rcu() waits for every reader.
+ * The trampoline itself reads nothing: it is static text, and a task
+ * inside a function's body when the function is detached finds no map
+ * entry on its way out (fargs_ct_exit()), or, with the instance gone,
+ * none naming it.  The instance (tr) that an entry names outlives the
+ * entry: fargs_ct_remove_instance() clears it and frees the batch, which
+ * waits for the handlers, before the instance is freed.
  */
 static struct ftrace_hash __rcu *fargs_ct_map;
 
@@ -419,6 +427,29 @@ out:
 	return err;
 }
 
+/*
+ * Detach everything of @ct without allocating, when a sync that detaches
+ * has no memory: the map forgets the functions in place and freeing the
+ * batch cannot fail.  The next attach allocates a new batch.
+ */
+static void fargs_ct_detach_all(struct fargs_ct *ct)
+{
+	unsigned int i;
+
+	for (i = 0; i < ct->nr_att; i++)
+		fargs_ct_map_forget(ct->att[i]);
+	ftrace_direct_batch_free(ct->batch);
+	ct->batch = NULL;
+	ct->nr_att = 0;
+}
+
+/* As fargs_ct_sync_locked(), for a sync that only detaches: cannot fail */
+static void fargs_ct_sync_down_locked(struct fargs_ct *ct)
+{
+	if (fargs_ct_sync_locked(ct))
+		fargs_ct_detach_all(ct);
+}
+
 static struct fargs_ct *fargs_ct_of(struct trace_array *tr)
 {
 	struct fargs_ct *ct;
@@ -434,7 +465,6 @@ enum {
 	FARGS_CT_ERR_NO_MATCH,
 	FARGS_CT_ERR_BUSY,
 	FARGS_CT_ERR_ATTACH,
-	FARGS_CT_ERR_DETACH,
 	FARGS_CT_ERR_EMPTY,
 	FARGS_CT_ERR_LONG,
 	FARGS_CT_ERR_COMMAND,
@@ -445,7 +475,6 @@ static const char * const fargs_ct_errs[] = {
 	[FARGS_CT_ERR_NO_MATCH]	= "No traceable function matches",
 	[FARGS_CT_ERR_BUSY]	= "A selected function has another direct trampoline",
 	[FARGS_CT_ERR_ATTACH]	= "Attaching the selection failed",
-	[FARGS_CT_ERR_DETACH]	= "Detaching the selection failed",
 	[FARGS_CT_ERR_EMPTY]	= "Empty function name",
 	[FARGS_CT_ERR_LONG]	= "Name too long",
 	[FARGS_CT_ERR_COMMAND]	= "Unknown command (only :mod: is known)",
@@ -493,7 +522,7 @@ int fargs_ct_start(struct trace_array *tr)
 		err = fargs_ct_sync_locked(ct);
 		if (err) {
 			ct->running = false;
-			fargs_ct_sync_locked(ct);
+			fargs_ct_sync_down_locked(ct);
 			fargs_ct_log_err(tr, "", err);
 		}
 	}
@@ -508,21 +537,12 @@ int fargs_ct_start(struct trace_array *tr)
 void fargs_ct_stop(struct trace_array *tr)
 {
 	struct fargs_ct *ct;
-	int err;
 
 	mutex_lock(&fargs_ct_mutex);
 	ct = fargs_ct_of(tr);
 	if (ct && ct->running) {
 		ct->running = false;
-		/*
-		 * Without memory the functions stay attached; with the tracer
-		 * off (tr->function_enabled is 0) their trampoline records
-		 * nothing, and the next start or the instance's removal
-		 * detaches them.
-		 */
-		err = fargs_ct_sync_locked(ct);
-		if (err)
-			fargs_ct_log(tr, FARGS_CT_ERR_DETACH, "", 0);
+		fargs_ct_sync_down_locked(ct);
 	}
 	mutex_unlock(&fargs_ct_mutex);
 }
@@ -573,6 +593,11 @@ static int fargs_ct_set(struct fargs_ct *ct, unsigned long *sel,
 	ct->sel = sel;
 	ct->nr_sel = n;
 	err = fargs_ct_sync_locked(ct);
+	/* Clearing must not fail: without memory, detach it all. */
+	if (err && !n) {
+		fargs_ct_detach_all(ct);
+		err = 0;
+	}
 	if (err) {
 		/* Keep the previous selection; nothing was attached. */
 		ct->sel = old;
@@ -1118,10 +1143,9 @@ static int fargs_ct_release(struct inode *inode, struct file *file)
 	if (f->trunc) {
 		mutex_lock(&fargs_ct_mutex);
 		ct = fargs_ct_of(tr);
-		/* close() cannot report an error: error_log does. */
-		err = ct ? fargs_ct_set(ct, NULL, 0) : 0;
-		if (err)
-			fargs_ct_log(tr, FARGS_CT_ERR_DETACH, "", 0);
+		/* Clearing cannot fail. */
+		if (ct)
+			fargs_ct_set(ct, NULL, 0);
 		mutex_unlock(&fargs_ct_mutex);
 	}
 	trace_parser_put(&f->parser);
@@ -1178,10 +1202,10 @@ void fargs_ct_remove_instance(struct trace_array *tr)
 	ct = fargs_ct_of(tr);
 	if (ct) {
 		/*
-		 * Functions that stopping the tracer could not detach (it ran
-		 * out of memory): the map must not name @tr once it is freed.
-		 * ftrace_direct_batch_free() detaches them below, and waits
-		 * for the handlers that may have read @tr before.
+		 * The tracer is nop by now, so nothing should be attached;
+		 * whatever is must not name @tr in the map once it is freed.
+		 * ftrace_direct_batch_free() detaches it below, and waits for
+		 * the handlers that may have read @tr before.
 		 */
 		for (i = 0; i < ct->nr_att; i++)
 			fargs_ct_map_forget(ct->att[i]);
