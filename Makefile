@@ -35,10 +35,14 @@ KERNEL		:= $(OBJ)/arch/x86/boot/bzImage
 BOBJ		:= $(FTA_CACHE)/obj-bench
 BMODROOT	:= $(FTA_CACHE)/modroot-bench
 BKERNEL		:= $(BOBJ)/arch/x86/boot/bzImage
+# The debug kernel: the same tree, KASAN, kmemleak and the x86 mitigations.
+DOBJ		:= $(FTA_CACHE)/obj-debug
+DMODROOT	:= $(FTA_CACHE)/modroot-debug
 STAMP		:= $(FTA_CACHE)/stamps
 
-.PHONY: all build deps deps-full base tree config kernel modules bench-kernel tools run \
-	shell test test-full test-fresh bench clean-tree help checkpatch edit-tree
+.PHONY: all build deps deps-full base tree config kernel modules bench-kernel debug-kernel \
+	tools run shell test test-full test-debug test-fresh bench clean-tree help checkpatch \
+	edit-tree
 
 # One build at a time per FTA_CACHE: `make test` and `make bench` started
 # side by side share the tree, the build output and the installed modules.
@@ -54,6 +58,7 @@ help:
 	@echo "make shell      boot the kernel and give an interactive shell"
 	@echo "make test       build, then our tests + the upstream ftracetest subset"
 	@echo "make test-full  the whole ftracetest suite + the BPF tracing selftests"
+	@echo "make test-debug our tests on a KASAN/kmemleak/IBT kernel, then a leak scan"
 	@echo "make bench      print the benchmark table (one guest run)"
 	@echo "make deps       install the Debian packages and the base (root; once)"
 	@echo "make deps-full  also those of make test-full (root; once)"
@@ -126,6 +131,23 @@ bench-kernel: tree $(BOBJ)/.config
 		INSTALL_MOD_STRIP=1 modules_install >/dev/null
 	@$(PHASE) bench-kernel
 
+# The debug kernel: tinyconfig + build/kernel.config + build/kernel-debug.config.
+$(DOBJ)/.config: build/kernel.config build/kernel-debug.config | tree
+	@mkdir -p $(DOBJ)
+	@echo "config (debug): tinyconfig + build/kernel.config + build/kernel-debug.config"
+	@$(MAKE) -s -C $(SRC) O=$(DOBJ) tinyconfig >/dev/null
+	@cd $(SRC) && scripts/kconfig/merge_config.sh -m -O $(DOBJ) $(DOBJ)/.config \
+		$(REPO)/build/kernel.config $(REPO)/build/kernel-debug.config > $(DOBJ)/merge_config.log
+	@$(MAKE) -s -C $(SRC) O=$(DOBJ) olddefconfig >/dev/null
+	@build/check-config.sh $(REPO)/build/kernel.config $(REPO)/build/kernel-debug.config $(DOBJ)/.config
+
+debug-kernel: tree $(DOBJ)/.config
+	@echo "debug kernel: building in $(DOBJ)"
+	@+$(MAKE) -C $(SRC) O=$(DOBJ) CC="ccache gcc" -j$(JOBS) bzImage modules
+	@+$(MAKE) -s -C $(SRC) O=$(DOBJ) INSTALL_MOD_PATH=$(DMODROOT) \
+		INSTALL_MOD_STRIP=1 modules_install >/dev/null
+	@$(PHASE) debug-kernel
+
 # --- userspace tools ----------------------------------------------------------
 
 TOOLS_OUT	:= $(FTA_CACHE)/tools
@@ -157,6 +179,12 @@ test: all
 
 test-full: all deps-full
 	@$(REPO)/tools/testing/ftrace-args/run-tests --src $(SRC) --full
+
+# Our tests (harness, boot selftests, test.d/ftrace-args with the stress
+# case) on the debug kernel, then a kmemleak scan in each guest.
+test-debug: all
+	@flock $(FTA_CACHE)/build.lock $(MAKE) --no-print-directory debug-kernel
+	@$(REPO)/tools/testing/ftrace-args/run-tests --src $(SRC) --debug
 
 # BENCH_KERNEL=test runs the bench on the test kernel (lockdep and all),
 # BENCH_KERNEL=both on the bench kernel and then on the test kernel.

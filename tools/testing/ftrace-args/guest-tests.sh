@@ -1,17 +1,24 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# guest-tests.sh RELEASE SRC SHARD QUEUE
+# guest-tests.sh [--kmemleak] RELEASE SRC SHARD QUEUE
 #
-# One of the guests that `make test` and `make test-full` run side by side.
-# Shard 0 runs the harness tests first.  Then every guest takes ftracetest
-# cases from the shared directory QUEUE until it is empty: a case is taken
-# by renaming its file into QUEUE/taken/, which succeeds for one guest only.
-# Each case runs on its own, and its result is printed as
+# One of the guests that `make test`, `make test-full` and `make test-debug`
+# run side by side.  Shard 0 runs the harness tests first.  Then every guest
+# takes ftracetest cases from the shared directory QUEUE until it is empty:
+# a case is taken by renaming its file into QUEUE/taken/, which succeeds for
+# one guest only.  Each case runs on its own, and its result is printed as
 #   [PASS] ftracetest CASE: description    (PASS, XFAIL)
 #   [FAIL] ftracetest CASE: description    (FAIL, UNRESOLVED, UNDEFINED)
 #   [SKIP] ftracetest CASE: description: reason   (UNSUPPORTED, UNTESTED)
+# With --kmemleak (the debug kernel), the guest then scans for leaks: what
+# kmemleak reports after the cases fails the run.
 here=$(cd "$(dirname "$0")" && pwd)
+kmemleak=0
+if [ "$1" = --kmemleak ]; then
+	kmemleak=1
+	shift
+fi
 release=$1
 src=$2
 shard=$3
@@ -61,4 +68,27 @@ for f in "$queue"/*.case; do
 	}
 done
 echo "== shard $shard ran $n ftracetest cases"
+
+# Two scans with a pause, as is customary: kmemleak reports an object once
+# it is older than 5 s and a scan found no reference to it, and a block
+# whose content changed since the last scan gets another chance.
+if [ $kmemleak = 1 ]; then
+	kml=/sys/kernel/debug/kmemleak
+	t0=$SECONDS
+	if ! echo scan 2> /tmp/kmemleak.err > $kml; then
+		echo "[FAIL] kmemleak: cannot scan: $(cat /tmp/kmemleak.err)"
+		dmesg | grep -i kmemleak | tail -n 5
+	else
+		sleep 10
+		echo scan > $kml
+		cat $kml > /tmp/kmemleak.txt
+		if [ -s /tmp/kmemleak.txt ]; then
+			echo "[FAIL] kmemleak: $(grep -c '^unreferenced object' /tmp/kmemleak.txt) leaks after the tests"
+			head -n 100 /tmp/kmemleak.txt
+		else
+			echo "[PASS] kmemleak: no leak after the tests"
+		fi
+	fi
+	echo "== kmemleak took $((SECONDS - t0))s"
+fi
 exit 0
