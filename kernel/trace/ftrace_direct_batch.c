@@ -134,10 +134,12 @@ static int fdb_location(unsigned long *ip)
 }
 
 /*
- * Is @addr in a module that is going away?  Its GOING notifier detaches
- * the trampolines in it, and waits for direct_mutex, which the caller
- * holds: a trampoline attached before the module is marked going is
- * detached by it, one attached after would not be.
+ * Is @addr in text that goes away before its module does: a module that
+ * is going away, or a module's init text?  The GOING notifier detaches
+ * the trampolines in a module, and waits for direct_mutex, which the
+ * caller holds: a trampoline attached before the module is marked going
+ * is detached by it, one attached after would not be.  Nothing detaches
+ * a trampoline in init text.
  */
 static bool fdb_text_going(unsigned long addr)
 {
@@ -146,7 +148,8 @@ static bool fdb_text_going(unsigned long addr)
 
 	preempt_disable();
 	mod = __module_address(addr);
-	going = mod && mod->state == MODULE_STATE_GOING;
+	going = mod && (mod->state == MODULE_STATE_GOING ||
+			within_module_init(addr, mod));
 	preempt_enable();
 	return going;
 }
@@ -335,18 +338,23 @@ static void fdb_free_parked(struct ftrace_direct_batch *batch, unsigned int n)
  * the trampolines from the call sites; then the trampolines leave
  * direct_functions in place.
  */
-static void fdb_detach_all(struct ftrace_direct_batch *batch)
+static bool fdb_detach_all(struct ftrace_direct_batch *batch)
 {
 	struct ftrace_hash *hash = fdb_hash(batch);
 	struct ftrace_func_entry *entry;
 	unsigned int i, n = 0;
 
 	if (!hash)
-		return;
+		return true;
 	WRITE_ONCE(batch->ops.direct_call, 0);
-	/* Fails only when ftrace is dead: then nothing may change. */
-	if (WARN_ON_ONCE(unregister_ftrace_function(&batch->ops)))
-		return;
+	/*
+	 * Fails only when ftrace is dead (which warned already): then the
+	 * ops stays on ftrace's lists, and the batch must stay too.
+	 */
+	if (unregister_ftrace_function(&batch->ops)) {
+		WARN_ON_ONCE(!ftrace_is_dead());
+		return false;
+	}
 	mutex_lock(&ftrace_lock);
 	for (i = 0; i < BIT(hash->size_bits); i++) {
 		hlist_for_each_entry(entry, &hash->buckets[i], hlist)
@@ -359,6 +367,7 @@ static void fdb_detach_all(struct ftrace_direct_batch *batch)
 	 * ops is not registered, and the next attach replaces it.
 	 */
 	fdb_free_parked(batch, n);
+	return true;
 }
 
 /*
@@ -537,7 +546,11 @@ void ftrace_direct_batch_free(struct ftrace_direct_batch *batch)
 		return;
 
 	mutex_lock(&direct_mutex);
-	fdb_detach_all(batch);
+	if (!fdb_detach_all(batch)) {
+		/* ftrace is dead: its lists still hold the ops */
+		mutex_unlock(&direct_mutex);
+		return;
+	}
 	list_del(&batch->list);
 	mutex_unlock(&direct_mutex);
 
@@ -806,6 +819,7 @@ static int fdb_module_notify(struct notifier_block *nb, unsigned long state,
 	struct module *mod = data;
 	unsigned long addr;
 	unsigned int i;
+	int err;
 
 	if (state != MODULE_STATE_GOING)
 		return NOTIFY_DONE;
@@ -836,9 +850,12 @@ static int fdb_module_notify(struct notifier_block *nb, unsigned long state,
 				new->direct = addr;
 			}
 		}
-		if (!req || (req->count && fdb_update_locked(batch, NULL, req))) {
-			pr_warn("ftrace: no memory to detach the trampolines of module %s from %s: detaching all of %s\n",
-				mod->name, batch->owner, batch->owner);
+		err = req ? 0 : -ENOMEM;
+		if (req && req->count)
+			err = fdb_update_locked(batch, NULL, req);
+		if (err) {
+			pr_warn("ftrace: detaching the trampolines of module %s from %s failed (%d): detaching all of %s\n",
+				mod->name, batch->owner, err, batch->owner);
 			fdb_detach_all(batch);
 		}
 		free_ftrace_hash(req);
@@ -850,25 +867,45 @@ static int fdb_module_notify(struct notifier_block *nb, unsigned long state,
 static bool fdb_in_text(unsigned long ip, struct module *mod,
 			unsigned long start, unsigned long end)
 {
-	return start < end ? ip >= start && ip < end : within_module(ip, mod);
+	if (start < end)
+		return ip >= start && ip < end;
+	return mod && within_module(ip, mod);
+}
+
+/**
+ * ftrace_direct_batch_text_begin - ftrace is about to drop records of text
+ *
+ * Keeps batch updates out from the moment the records go until
+ * ftrace_direct_batch_text_free() has dropped the batches' functions in
+ * that text: an update in between would hand ftrace functions that it
+ * no longer knows.  Takes direct_mutex, before ftrace_lock as everywhere.
+ *
+ * Context: process context; direct_mutex and ftrace_lock not held.
+ */
+void ftrace_direct_batch_text_begin(void)
+	__acquires(&direct_mutex)
+{
+	mutex_lock(&direct_mutex);
 }
 
 /**
  * ftrace_direct_batch_text_free - functions are gone: forget them
- * @mod: the module whose text goes away
+ * @mod: the module whose text goes away, or NULL for the kernel's
  * @start: start of the text freed, or 0 for all of @mod's
  * @end: end of that text (exclusive), or 0
  *
- * Called by the ftrace core once it dropped the records of the text: a
- * module's init text after its init, all of its text when it is freed,
- * the kernel's init text after boot.  Functions there leave their batch
- * and direct_functions, so that nothing keyed by their addresses outlives
- * them.  Nothing calls them any more; no memory is needed.
+ * Called by the ftrace core once it dropped the records of the text, after
+ * ftrace_direct_batch_text_begin(): a module's init text after its init,
+ * all of its text when it is freed, the kernel's init text after boot.
+ * Functions there leave their batch and direct_functions, so that nothing
+ * keyed by their addresses outlives them.  Nothing calls them any more; no
+ * memory is needed.  Releases direct_mutex.
  *
- * Context: process context, ftrace_lock not held.
+ * Context: process context; sleeps (grace periods); ftrace_lock not held.
  */
 void ftrace_direct_batch_text_free(struct module *mod, unsigned long start,
 				   unsigned long end)
+	__releases(&direct_mutex)
 {
 	struct ftrace_func_entry *entry;
 	struct ftrace_direct_batch *batch;
@@ -876,7 +913,7 @@ void ftrace_direct_batch_text_free(struct module *mod, unsigned long start,
 	struct ftrace_hash *hash;
 	unsigned int i, in, n;
 
-	mutex_lock(&direct_mutex);
+	lockdep_assert_held(&direct_mutex);
 	list_for_each_entry(batch, &fdb_list, list) {
 		hash = fdb_hash(batch);
 		if (!hash)

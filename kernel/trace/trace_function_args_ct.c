@@ -870,9 +870,14 @@ static bool fargs_ct_rec_live(struct dyn_ftrace *rec)
 	struct module *mod;
 	bool live;
 
+	/*
+	 * A module's init text goes soon after it is live, and nothing
+	 * would tell the selection: never select it.
+	 */
 	preempt_disable();
 	mod = __module_text_address(rec->ip);
-	live = !mod || mod->state == MODULE_STATE_LIVE;
+	live = !mod || (mod->state == MODULE_STATE_LIVE &&
+			!within_module_init(rec->ip, mod));
 	preempt_enable();
 	return live;
 }
@@ -1239,8 +1244,9 @@ static unsigned int fargs_ct_drop_mod(unsigned long *ips, unsigned int n,
 
 /*
  * A module goes away: its functions leave every selection and every
- * attached set, and the map.  The batch's own notifier, which runs after
- * this one, detaches them (its priority is lower); until then their
+ * attached set, and the map.  They stay attached to the trampoline while
+ * the module can still call them; the batch drops them when ftrace drops
+ * their records (ftrace_direct_batch_text_free()).  Until then their
  * trampoline finds no instance in the map and goes straight into the
  * function, and the tracer's callback no longer skips them.  Nothing
  * here can fail: the arrays shrink in place, and the map's entries are
@@ -1266,7 +1272,7 @@ static int fargs_ct_module_notify(struct notifier_block *nb,
 
 static struct notifier_block fargs_ct_module_nb = {
 	.notifier_call	= fargs_ct_module_notify,
-	/* before fdb_module_notify() detaches the module's functions */
+	/* before fdb_module_notify() runs: the batch's notifier */
 	.priority	= FTRACE_DIRECT_BATCH_MODULE_PRIO + 1,
 };
 

@@ -116,9 +116,11 @@ SYM_FUNC_START(fargs_ct_tramp)
 	pushq	8(%rbp)
 	UNWIND_HINT_FUNC
 	/*
-	 * Two returns come back for the one call above, this one and the
-	 * body's: with call depth tracking, account for a call here, as
-	 * ftrace_regs_caller does before it returns into a direct trampoline.
+	 * Two returns come back for the one call above, which has no call
+	 * thunk: this one and the body's.  With call depth tracking, account
+	 * for a call here, as the entry does for the fentry call, so that the
+	 * three returns (this, the body's, the last) meet three accounted
+	 * calls (the caller's, the fentry's, this).
 	 */
 	CALL_DEPTH_ACCOUNT
 	RET
