@@ -711,7 +711,8 @@ static bool fargs_ct_parse_tok(struct fargs_ct_pat *pat, char *p, int *type)
 		return false;
 	}
 	pat->neg = clear;
-	if (!pat->func.len && !pat->mod.search) {
+	/* "*" parses to an empty glob too, but one that matches anything */
+	if (!pat->func.len && pat->func.type == MATCH_FULL && !pat->mod.search) {
 		*type = FARGS_CT_ERR_EMPTY;
 		return false;
 	}
