@@ -114,39 +114,28 @@ kernel: config
 
 modules: kernel
 
-# The bench kernel: tinyconfig + build/kernel.config + build/kernel-bench.config.
-$(BOBJ)/.config: build/kernel.config build/kernel-bench.config | tree
-	@mkdir -p $(BOBJ)
-	@echo "config (bench): tinyconfig + build/kernel.config + build/kernel-bench.config"
-	@$(MAKE) -s -C $(SRC) O=$(BOBJ) tinyconfig >/dev/null
-	@cd $(SRC) && scripts/kconfig/merge_config.sh -m -O $(BOBJ) $(BOBJ)/.config \
-		$(REPO)/build/kernel.config $(REPO)/build/kernel-bench.config > $(BOBJ)/merge_config.log
-	@$(MAKE) -s -C $(SRC) O=$(BOBJ) olddefconfig >/dev/null
-	@build/check-config.sh $(REPO)/build/kernel.config $(REPO)/build/kernel-bench.config $(BOBJ)/.config
+# The bench and debug kernels: the same tree, tinyconfig + build/kernel.config
+# + build/kernel-NAME.config, each in its own output folder and module root.
+# $(call variant_kernel,NAME,OBJ,MODROOT) defines OBJ/.config and NAME-kernel.
+define variant_kernel
+$(2)/.config: build/kernel.config build/kernel-$(1).config | tree
+	@mkdir -p $(2)
+	@echo "config ($(1)): tinyconfig + build/kernel.config + build/kernel-$(1).config"
+	@$$(MAKE) -s -C $$(SRC) O=$(2) tinyconfig >/dev/null
+	@cd $$(SRC) && scripts/kconfig/merge_config.sh -m -O $(2) $(2)/.config \
+		$$(REPO)/build/kernel.config $$(REPO)/build/kernel-$(1).config > $(2)/merge_config.log
+	@$$(MAKE) -s -C $$(SRC) O=$(2) olddefconfig >/dev/null
+	@build/check-config.sh $$(REPO)/build/kernel.config $$(REPO)/build/kernel-$(1).config $(2)/.config
 
-bench-kernel: tree $(BOBJ)/.config
-	@echo "bench kernel: building in $(BOBJ)"
-	@+$(MAKE) -C $(SRC) O=$(BOBJ) CC="ccache gcc" -j$(JOBS) bzImage modules
-	@+$(MAKE) -s -C $(SRC) O=$(BOBJ) INSTALL_MOD_PATH=$(BMODROOT) \
+$(1)-kernel: tree $(2)/.config
+	@echo "$(1) kernel: building in $(2)"
+	@+$$(MAKE) -C $$(SRC) O=$(2) CC="ccache gcc" -j$$(JOBS) bzImage modules
+	@+$$(MAKE) -s -C $$(SRC) O=$(2) INSTALL_MOD_PATH=$(3) \
 		INSTALL_MOD_STRIP=1 modules_install >/dev/null
-	@$(PHASE) bench-kernel
-
-# The debug kernel: tinyconfig + build/kernel.config + build/kernel-debug.config.
-$(DOBJ)/.config: build/kernel.config build/kernel-debug.config | tree
-	@mkdir -p $(DOBJ)
-	@echo "config (debug): tinyconfig + build/kernel.config + build/kernel-debug.config"
-	@$(MAKE) -s -C $(SRC) O=$(DOBJ) tinyconfig >/dev/null
-	@cd $(SRC) && scripts/kconfig/merge_config.sh -m -O $(DOBJ) $(DOBJ)/.config \
-		$(REPO)/build/kernel.config $(REPO)/build/kernel-debug.config > $(DOBJ)/merge_config.log
-	@$(MAKE) -s -C $(SRC) O=$(DOBJ) olddefconfig >/dev/null
-	@build/check-config.sh $(REPO)/build/kernel.config $(REPO)/build/kernel-debug.config $(DOBJ)/.config
-
-debug-kernel: tree $(DOBJ)/.config
-	@echo "debug kernel: building in $(DOBJ)"
-	@+$(MAKE) -C $(SRC) O=$(DOBJ) CC="ccache gcc" -j$(JOBS) bzImage modules
-	@+$(MAKE) -s -C $(SRC) O=$(DOBJ) INSTALL_MOD_PATH=$(DMODROOT) \
-		INSTALL_MOD_STRIP=1 modules_install >/dev/null
-	@$(PHASE) debug-kernel
+	@$$(PHASE) $(1)-kernel
+endef
+$(eval $(call variant_kernel,bench,$(BOBJ),$(BMODROOT)))
+$(eval $(call variant_kernel,debug,$(DOBJ),$(DMODROOT)))
 
 # --- userspace tools ----------------------------------------------------------
 

@@ -1202,7 +1202,6 @@ void fargs_ct_init_tracefs(struct trace_array *tr, struct dentry *d)
 void fargs_ct_remove_instance(struct trace_array *tr)
 {
 	struct fargs_ct *ct;
-	unsigned int i;
 
 	mutex_lock(&fargs_ct_mutex);
 	ct = fargs_ct_of(tr);
@@ -1210,17 +1209,15 @@ void fargs_ct_remove_instance(struct trace_array *tr)
 		/*
 		 * The tracer is nop by now, so nothing should be attached;
 		 * whatever is must not name @tr in the map once it is freed.
-		 * ftrace_direct_batch_free() detaches it below, and waits for
-		 * the handlers that may have read @tr before.
+		 * Freeing the batch detaches it, and waits for the handlers
+		 * that may have read @tr before.
 		 */
-		for (i = 0; i < ct->nr_att; i++)
-			fargs_ct_map_forget(ct->att[i]);
+		fargs_ct_detach_all(ct);
 		list_del(&ct->list);
 	}
 	mutex_unlock(&fargs_ct_mutex);
 	if (!ct)
 		return;
-	ftrace_direct_batch_free(ct->batch);
 	kvfree(ct->sel);
 	kvfree(ct->att);
 	kfree(ct);
