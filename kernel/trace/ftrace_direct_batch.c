@@ -584,7 +584,8 @@ EXPORT_SYMBOL_GPL(ftrace_direct_batch_free);
  *  -ENOENT  an address that is no function, or a function of @del that
  *           @batch does not have;
  *  -ENODEV  a function that ftrace cannot trace (notrace), or a
- *           trampoline in a module that is going away;
+ *           trampoline in a module that is going away or in a
+ *           module's init text;
  *  -EEXIST  a function of @add that is in @batch already (also when it is
  *           in @del: use ftrace_direct_batch_retarget() to change its
  *           trampoline);
