@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * function_args: what the tracer (trace_function_args.c), its output
- * (trace_function_args_print.c) and its call-through handlers
- * (trace_function_args_ct.c) share, and the record layout.
+ * (trace_function_args_print.c), its call-through handlers
+ * (trace_function_args_ct.c) and its selftest
+ * (trace_function_args_selftest.c) share, and the record layout.
  */
 #ifndef _TRACE_FUNCTION_ARGS_H
 #define _TRACE_FUNCTION_ARGS_H
@@ -53,6 +54,7 @@ enum {
 
 struct trace_array;
 struct trace_event;
+struct tracer;
 struct tracer_flags;
 
 extern struct tracer_flags fargs_flags;
@@ -119,6 +121,10 @@ static inline bool fargs_ct_serves(unsigned long ip, struct trace_array *tr)
 #endif
 
 #ifdef CONFIG_FTRACE_STARTUP_TEST
+/* The tracer's selftest (trace_function_args_selftest.c) */
+int fargs_selftest(struct tracer *trace, struct trace_array *tr);
+
+/* Its targets (trace_function_args_selftest_dynamic.c) */
 struct fargs_selftest_pair {
 	long	lo;
 	long	hi;
