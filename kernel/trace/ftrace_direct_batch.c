@@ -16,42 +16,24 @@
  * function stays on ftrace_caller unless another of its ops needs the full
  * pt_regs.
  *
+ * This file holds the interface and the batches' lifetime: a module that
+ * goes away, text that is freed.  The tracefs file direct_functions is in
+ * ftrace_direct_batch_tracefs.c.
+ *
  * See Documentation/trace/ftrace-direct-batch.rst
  */
 #include <linux/ftrace_direct_batch.h>
 #include <linux/ftrace.h>
 #include <linux/kallsyms.h>
 #include <linux/module.h>
-#include <linux/seq_file.h>
-#include <linux/filter.h>
 #include <linux/slab.h>
-#include <linux/sort.h>
 #include <linux/ctype.h>
-#include <linux/security.h>
 
 #include "trace.h"
 #include "ftrace_internal.h"
+#include "ftrace_direct_batch_internal.h"
 
-/* Largest owner name, with its NUL */
-#define FDB_OWNER_MAX	64
-
-struct ftrace_direct_batch {
-	struct ftrace_ops	ops;
-	/* in fdb_list, under direct_mutex */
-	struct list_head	list;
-	struct module		*mod;
-	char			owner[FDB_OWNER_MAX];
-	/*
-	 * Room for two entries per function of the batch, kept by every
-	 * update that attaches: the detaching paths that must not fail
-	 * (freeing, text going away) park the entries they unlink here
-	 * until a grace period has passed.
-	 */
-	struct ftrace_func_entry **spare;
-	unsigned int		nr_spare;
-};
-
-static LIST_HEAD(fdb_list);
+LIST_HEAD(fdb_list);
 
 static void fdb_call(unsigned long ip, unsigned long parent_ip,
 		     struct ftrace_ops *op, struct ftrace_regs *fregs)
@@ -73,7 +55,7 @@ static struct ftrace_hash *fdb_hash(struct ftrace_direct_batch *batch)
 	return batch->ops.func_hash->filter_hash;
 }
 
-static bool fdb_has(struct ftrace_direct_batch *batch, unsigned long ip)
+bool fdb_has(struct ftrace_direct_batch *batch, unsigned long ip)
 {
 	struct ftrace_hash *hash = fdb_hash(batch);
 
@@ -961,108 +943,9 @@ static struct notifier_block fdb_module_nb = {
 	.priority = FTRACE_DIRECT_BATCH_MODULE_PRIO,
 };
 
-/* ---- tracefs: direct_functions ------------------------------------------- */
-
-struct fdb_line {
-	unsigned long	ip;
-	unsigned long	addr;
-	char		owner[FDB_OWNER_MAX + 8];
-};
-
-static int fdb_line_cmp(const void *a, const void *b)
-{
-	const struct fdb_line *x = a, *y = b;
-
-	return x->ip < y->ip ? -1 : x->ip > y->ip;
-}
-
-/* Who attached @addr at @ip: a batch, a BPF trampoline, a module. */
-static void fdb_owner(struct fdb_line *line)
-{
-	struct ftrace_direct_batch *batch;
-	struct module *mod;
-
-	list_for_each_entry(batch, &fdb_list, list) {
-		if (fdb_has(batch, line->ip)) {
-			strscpy(line->owner, batch->owner, sizeof(line->owner));
-			return;
-		}
-	}
-	if (is_bpf_text_address(line->addr)) {
-		strscpy(line->owner, "bpf", sizeof(line->owner));
-		return;
-	}
-	preempt_disable();
-	mod = __module_text_address(line->addr);
-	if (mod)
-		snprintf(line->owner, sizeof(line->owner), "module:%s",
-			 mod->name);
-	else
-		strscpy(line->owner, "kernel", sizeof(line->owner));
-	preempt_enable();
-}
-
-static int fdb_show(struct seq_file *m, void *v)
-{
-	struct ftrace_func_entry *entry;
-	struct fdb_line *lines;
-	struct ftrace_hash *hash;
-	unsigned int i, n = 0;
-
-	mutex_lock(&direct_mutex);
-	hash = ftrace_direct_functions();
-	lines = kvcalloc(hash->count ?: 1, sizeof(*lines), GFP_KERNEL);
-	if (!lines) {
-		mutex_unlock(&direct_mutex);
-		return -ENOMEM;
-	}
-	for (i = 0; i < BIT(hash->size_bits); i++) {
-		hlist_for_each_entry(entry, &hash->buckets[i], hlist) {
-			lines[n].ip = entry->ip;
-			lines[n].addr = entry->direct;
-			fdb_owner(&lines[n]);
-			n++;
-		}
-	}
-	mutex_unlock(&direct_mutex);
-
-	sort(lines, n, sizeof(*lines), fdb_line_cmp, NULL);
-	for (i = 0; i < n; i++)
-		seq_printf(m, "%ps %pS owner=%s\n", (void *)lines[i].ip,
-			   (void *)lines[i].addr, lines[i].owner);
-	kvfree(lines);
-	return 0;
-}
-
-static int fdb_open(struct inode *inode, struct file *file)
-{
-	int ret;
-
-	ret = security_locked_down(LOCKDOWN_TRACEFS);
-	if (ret)
-		return ret;
-	return single_open(file, fdb_show, NULL);
-}
-
-static const struct file_operations fdb_fops = {
-	.open		= fdb_open,
-	.read		= seq_read,
-	.llseek		= seq_lseek,
-	.release	= single_release,
-};
-
 static __init int ftrace_direct_batch_init(void)
 {
-	int ret;
-
-	ret = register_module_notifier(&fdb_module_nb);
-	if (ret)
-		return ret;
-	if (tracing_init_dentry())
-		return 0;
-	trace_create_file("direct_functions", TRACE_MODE_READ, NULL, NULL,
-			  &fdb_fops);
-	return 0;
+	return register_module_notifier(&fdb_module_nb);
 }
 fs_initcall(ftrace_direct_batch_init);
 
