@@ -2,11 +2,11 @@
 /*
  * Function models for argument-aware ftrace_ops.
  *
- * An ftrace_ops with FTRACE_OPS_FL_ARGS reads only the arguments of the
- * traced function (plus ip and parent ip).  For every function such an ops
- * enables, the ftrace core builds a model from BTF that tells where each
- * argument lives and how to format it.  The callback looks the model up by
- * ip and copies the arguments out of its ftrace_regs with
+ * An ftrace_ops with FTRACE_OPS_FL_ARGS_ONLY reads only the arguments of
+ * the traced function (plus ip and parent ip).  For every function such an
+ * ops enables, the ftrace core builds a model from BTF that tells where
+ * each argument lives and how to format it.  The callback looks the model
+ * up by ip and copies the arguments out of its ftrace_regs with
  * ftrace_args_read().
  */
 #ifndef _LINUX_FTRACE_ARGS_H
@@ -128,8 +128,9 @@ enum ftrace_model_reason {
  * @args: the arguments, in declaration order
  *
  * Models are built by the ftrace core when an ops with
- * %FTRACE_OPS_FL_ARGS enables the function, never on the tracing path,
- * and are freed only when the module that holds the function goes away.
+ * %FTRACE_OPS_FL_ARGS_ONLY enables the function, never on the tracing
+ * path, and are freed only when the module that holds the function goes
+ * away.
  * An unknown model has no arguments and @nr_words equal to
  * %FTRACE_ARGS_NR_REGS: ftrace_args_read() then copies the raw argument
  * registers.  Users only read models that ftrace_args_model() returns:

@@ -2,10 +2,10 @@
 /*
  * Function models for argument-aware ftrace_ops.
  *
- * When an ftrace_ops with FTRACE_OPS_FL_ARGS enables a function, the ftrace
- * core calls ftrace_args_prepare() for it.  That builds the function's
- * model from BTF (vmlinux BTF, or the module's BTF for module text) and
- * caches it in a hash table keyed by ip.  Callbacks find it with
+ * When an ftrace_ops with FTRACE_OPS_FL_ARGS_ONLY enables a function, the
+ * ftrace core calls ftrace_args_prepare() for it.  That builds the
+ * function's model from BTF (vmlinux BTF, or the module's BTF for module
+ * text) and caches it in a hash table keyed by ip.  Callbacks find it with
  * ftrace_args_model(), which takes no lock, and copy the arguments out of
  * their ftrace_regs with ftrace_args_read().
  *
@@ -111,8 +111,8 @@ EXPORT_SYMBOL_GPL(ftrace_args_reason_str);
  * valid until the caller leaves that section.
  *
  * Return: the model, which may be an unknown model, or NULL when none was
- * built for @ip (the ip was never enabled by an %FTRACE_OPS_FL_ARGS ops, or
- * building it ran out of memory).
+ * built for @ip (the ip was never enabled by an %FTRACE_OPS_FL_ARGS_ONLY
+ * ops, or building it ran out of memory).
  */
 const struct ftrace_func_model *ftrace_args_model(unsigned long ip)
 {
@@ -677,7 +677,7 @@ static struct fta_model *fta_lookup_locked(unsigned long ip)
  * @ip: the ftrace location of the function
  *
  * The ftrace core calls this for every function that an ops with
- * %FTRACE_OPS_FL_ARGS enables, before the function's call site is patched.
+ * %FTRACE_OPS_FL_ARGS_ONLY enables, before the function's call site is patched.
  * Any other user may call it from process context to build a model in
  * advance.  Functions with no usable BTF get an unknown model.
  *

@@ -5,11 +5,11 @@
  * The tracer uses the trace array's own ftrace_ops, like the function
  * tracer, so set_ftrace_filter, set_ftrace_notrace, set_ftrace_pid,
  * set_ftrace_notrace_pid, tracing_cpumask and instances all apply.  It sets
- * FTRACE_OPS_FL_ARGS on that ops while it runs: the ftrace core then builds
- * a BTF model of every enabled function, and the callback only copies the
- * raw argument words (and, with the funcargs-strings option, const char *
- * strings) into the ring buffer.  Everything else happens when the trace
- * is read.
+ * FTRACE_OPS_FL_ARGS_ONLY on that ops while it runs: the ftrace core then
+ * builds a BTF model of every enabled function, and the callback only
+ * copies the raw argument words (and, with the funcargs-strings option,
+ * const char * strings) into the ring buffer.  Everything else happens
+ * when the trace is read.
  *
  * The records are formatted in trace_function_args_print.c, the
  * call-through trampoline's handlers are in trace_function_args_ct.c and
@@ -331,7 +331,7 @@ static int fargs_init(struct trace_array *tr)
 	if (ret)
 		return ret;
 
-	tr->ops->flags |= FTRACE_OPS_FL_ARGS;
+	tr->ops->flags |= FTRACE_OPS_FL_ARGS_ONLY;
 	ftrace_init_array_ops(tr, fargs_call);
 	tr->array_buffer.cpu = raw_smp_processor_id();
 
@@ -350,7 +350,7 @@ static int fargs_init(struct trace_array *tr)
 out:
 	tracing_stop_cmdline_record();
 	ftrace_reset_array_ops(tr);
-	tr->ops->flags &= ~FTRACE_OPS_FL_ARGS;
+	tr->ops->flags &= ~FTRACE_OPS_FL_ARGS_ONLY;
 	return ret;
 }
 
@@ -361,7 +361,7 @@ static void fargs_reset(struct trace_array *tr)
 	unregister_ftrace_function(tr->ops);
 	tracing_stop_cmdline_record();
 	ftrace_reset_array_ops(tr);
-	tr->ops->flags &= ~FTRACE_OPS_FL_ARGS;
+	tr->ops->flags &= ~FTRACE_OPS_FL_ARGS_ONLY;
 }
 
 static void fargs_start(struct trace_array *tr)

@@ -162,7 +162,7 @@ err:
 /* An argument-only ops must not be able to ask for the full pt_regs. */
 static struct ftrace_ops fargs_selftest_regs_ops __initdata = {
 	.func	= ftrace_stub,
-	.flags	= FTRACE_OPS_FL_ARGS | FTRACE_OPS_FL_SAVE_REGS,
+	.flags	= FTRACE_OPS_FL_ARGS_ONLY | FTRACE_OPS_FL_SAVE_REGS,
 };
 
 __init int fargs_selftest(struct tracer *trace, struct trace_array *tr)
@@ -175,7 +175,7 @@ __init int fargs_selftest(struct tracer *trace, struct trace_array *tr)
 
 	ret = register_ftrace_function(&fargs_selftest_regs_ops);
 	if (ret != -EINVAL) {
-		pr_err("function_args selftest: ARGS with SAVE_REGS registered (%d)\n",
+		pr_err("function_args selftest: ARGS_ONLY with SAVE_REGS registered (%d)\n",
 		       ret);
 		if (!ret)
 			unregister_ftrace_function(&fargs_selftest_regs_ops);
