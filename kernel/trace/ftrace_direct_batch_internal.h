@@ -36,6 +36,7 @@ struct ftrace_direct_batch {
 /* Every batch, under direct_mutex */
 extern struct list_head fdb_list;
 
+/* Is @ip, an ftrace location, a function of @batch?  Under direct_mutex */
 bool fdb_has(struct ftrace_direct_batch *batch, unsigned long ip);
 
 #endif /* _FTRACE_DIRECT_BATCH_INTERNAL_H */
