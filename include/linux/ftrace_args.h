@@ -2,11 +2,11 @@
 /*
  * Function models for argument-aware ftrace_ops.
  *
- * An ftrace_ops with FTRACE_OPS_FL_ARGS reads only the arguments of the
- * traced function (plus ip and parent ip).  For every function such an ops
- * enables, the ftrace core builds a model from BTF that tells where each
- * argument lives and how to format it.  The callback looks the model up by
- * ip and copies the arguments out of its ftrace_regs with
+ * An ftrace_ops with FTRACE_OPS_FL_ARGS_ONLY reads only the arguments of
+ * the traced function (plus ip and parent ip).  For every function such an
+ * ops enables, the ftrace core builds a model from BTF that tells where
+ * each argument lives and how to format it.  The callback looks the model
+ * up by ip and copies the arguments out of its ftrace_regs with
  * ftrace_args_read().
  */
 #ifndef _LINUX_FTRACE_ARGS_H
@@ -26,8 +26,6 @@ struct ftrace_regs;
 #define FTRACE_ARGS_WORDS_MAX	(2 * FTRACE_ARGS_MAX)
 /* Argument registers of the x86-64 calling convention. */
 #define FTRACE_ARGS_NR_REGS	6
-/* ftrace_func_model.lin_regs of a model whose words are not in order */
-#define FTRACE_ARGS_NOT_LINEAR	0xff
 
 /**
  * enum ftrace_arg_class - how an argument or return value is formatted
@@ -124,25 +122,20 @@ enum ftrace_model_reason {
  * @reason: an &enum ftrace_model_reason
  * @nr_args: number of entries in @args
  * @nr_words: number of words ftrace_args_read() stores for this model
- * @lin_regs: core internal: when the first @lin_regs words are the first
- *	argument registers in order and the others the first stack slots in
- *	order (the common case), their count; else %FTRACE_ARGS_NOT_LINEAR
  * @nr_stack: number of stack slots the arguments take (the highest slot
  *	used plus one), 0 when they all travel in registers
  * @ret: the return value; its class is %FTRACE_ARG_VOID for void
- * @src: core internal: where each stored word comes from, an argument
- *	register index below %FTRACE_ARGS_NR_REGS, else %FTRACE_ARGS_NR_REGS
- *	plus a stack slot
- * @hnode: core internal: link in the model cache
- * @rcu: core internal: deferred free
  * @args: the arguments, in declaration order
  *
  * Models are built by the ftrace core when an ops with
- * %FTRACE_OPS_FL_ARGS enables the function, never on the tracing path,
- * and are freed only when the module that holds the function goes away.
+ * %FTRACE_OPS_FL_ARGS_ONLY enables the function, never on the tracing
+ * path, and are freed only when the module that holds the function goes
+ * away.
  * An unknown model has no arguments and @nr_words equal to
  * %FTRACE_ARGS_NR_REGS: ftrace_args_read() then copies the raw argument
- * registers.
+ * registers.  Users only read models that ftrace_args_model() returns:
+ * the core keeps its own bookkeeping (the cache, the source of each
+ * word) around them.
  */
 struct ftrace_func_model {
 	unsigned long		ip;
@@ -151,12 +144,8 @@ struct ftrace_func_model {
 	u8			reason;
 	u8			nr_args;
 	u8			nr_words;
-	u8			lin_regs;
 	u8			nr_stack;
 	struct ftrace_arg_desc	ret;
-	u8			src[FTRACE_ARGS_WORDS_MAX];
-	struct hlist_node	hnode;
-	struct rcu_head		rcu;
 	struct ftrace_arg_desc	args[];
 };
 

@@ -2,10 +2,10 @@
 /*
  * Function models for argument-aware ftrace_ops.
  *
- * When an ftrace_ops with FTRACE_OPS_FL_ARGS enables a function, the ftrace
- * core calls ftrace_args_prepare() for it.  That builds the function's
- * model from BTF (vmlinux BTF, or the module's BTF for module text) and
- * caches it in a hash table keyed by ip.  Callbacks find it with
+ * When an ftrace_ops with FTRACE_OPS_FL_ARGS_ONLY enables a function, the
+ * ftrace core calls ftrace_args_prepare() for it.  That builds the
+ * function's model from BTF (vmlinux BTF, or the module's BTF for module
+ * text) and caches it in a hash table keyed by ip.  Callbacks find it with
  * ftrace_args_model(), which takes no lock, and copy the arguments out of
  * their ftrace_regs with ftrace_args_read().
  *
@@ -31,6 +31,39 @@
 
 #define FTA_HASH_BITS	14
 #define FTA_HASH_SIZE	BIT(FTA_HASH_BITS)
+
+/* fta_model.lin_regs of a model whose words are not in order */
+#define FTRACE_ARGS_NOT_LINEAR	0xff
+
+/**
+ * struct fta_model - a function model and what only the core uses of it
+ * @hnode: link in the model cache
+ * @rcu: deferred free
+ * @lin_regs: when the first @lin_regs words are the first argument
+ *	registers in order and the others the first stack slots in order (the
+ *	common case), their count; else %FTRACE_ARGS_NOT_LINEAR
+ * @src: where each stored word comes from, an argument register index
+ *	below %FTRACE_ARGS_NR_REGS, else %FTRACE_ARGS_NR_REGS plus a stack slot
+ * @pub: what users get from ftrace_args_model(); last, because its @args
+ *	is a flexible array
+ *
+ * ftrace_args_read() finds @lin_regs and @src next to @hnode, which
+ * ftrace_args_model() has just read.
+ */
+struct fta_model {
+	struct hlist_node		hnode;
+	struct rcu_head			rcu;
+	u8				lin_regs;
+	u8				src[FTRACE_ARGS_WORDS_MAX];
+	struct ftrace_func_model	pub;
+};
+
+/* The core's part of a model that ftrace_args_model() returned */
+static __always_inline const struct fta_model *
+fta_model_of(const struct ftrace_func_model *model)
+{
+	return container_of_const(model, struct fta_model, pub);
+}
 
 /* Protects the cache's writers and the vmlinux name index. */
 static DEFINE_MUTEX(fta_mutex);
@@ -78,8 +111,8 @@ EXPORT_SYMBOL_GPL(ftrace_args_reason_str);
  * valid until the caller leaves that section.
  *
  * Return: the model, which may be an unknown model, or NULL when none was
- * built for @ip (the ip was never enabled by an %FTRACE_OPS_FL_ARGS ops, or
- * building it ran out of memory).
+ * built for @ip (the ip was never enabled by an %FTRACE_OPS_FL_ARGS_ONLY
+ * ops, or building it ran out of memory).
  */
 const struct ftrace_func_model *ftrace_args_model(unsigned long ip)
 {
@@ -97,11 +130,11 @@ const struct ftrace_func_model *ftrace_args_model(unsigned long ip)
 	 */
 	node = rcu_dereference_raw(hlist_first_rcu(table));
 	for (; node; node = rcu_dereference_raw(hlist_next_rcu(node))) {
-		const struct ftrace_func_model *model =
-			hlist_entry(node, struct ftrace_func_model, hnode);
+		const struct fta_model *m =
+			hlist_entry(node, struct fta_model, hnode);
 
-		if (model->ip == ip)
-			return model;
+		if (m->pub.ip == ip)
+			return &m->pub;
 	}
 	return NULL;
 }
@@ -158,7 +191,8 @@ static __always_inline unsigned int fta_stack_words(unsigned long *sp,
 unsigned int ftrace_args_read(const struct ftrace_func_model *model,
 			      struct ftrace_regs *fregs, unsigned long *buf)
 {
-	unsigned int w, src, nr = model->nr_words, lin = model->lin_regs;
+	const struct fta_model *m = fta_model_of(model);
+	unsigned int w, src, nr = model->nr_words, lin = m->lin_regs;
 	unsigned long *sp, *stack;
 	unsigned int ok = 0;
 
@@ -198,7 +232,7 @@ unsigned int ftrace_args_read(const struct ftrace_func_model *model,
 	}
 
 	for (w = 0; w < nr; w++) {
-		src = model->src[w];
+		src = m->src[w];
 		if (src < FTRACE_ARGS_NR_REGS) {
 			buf[w] = ftrace_regs_get_argument(fregs, src);
 			continue;
@@ -438,41 +472,42 @@ static int fta_classify(const struct btf *btf, u32 type_id,
 }
 
 /* Set lin_regs: are the words the registers, then the stack, in order? */
-static void fta_set_linear(struct ftrace_func_model *model)
+static void fta_set_linear(struct fta_model *m)
 {
 	unsigned int w, nreg = 0;
 
-	while (nreg < model->nr_words && nreg < FTRACE_ARGS_NR_REGS &&
-	       model->src[nreg] == nreg)
+	while (nreg < m->pub.nr_words && nreg < FTRACE_ARGS_NR_REGS &&
+	       m->src[nreg] == nreg)
 		nreg++;
-	model->lin_regs = nreg;
-	for (w = nreg; w < model->nr_words; w++) {
-		if (model->src[w] != FTRACE_ARGS_NR_REGS + w - nreg)
-			model->lin_regs = FTRACE_ARGS_NOT_LINEAR;
+	m->lin_regs = nreg;
+	for (w = nreg; w < m->pub.nr_words; w++) {
+		if (m->src[w] != FTRACE_ARGS_NR_REGS + w - nreg)
+			m->lin_regs = FTRACE_ARGS_NOT_LINEAR;
 	}
 }
 
-static struct ftrace_func_model *fta_alloc_unknown(unsigned long ip, u8 reason)
+static struct fta_model *fta_alloc_unknown(unsigned long ip, u8 reason)
 {
-	struct ftrace_func_model *model = kzalloc(sizeof(*model), GFP_KERNEL);
+	struct fta_model *m = kzalloc(sizeof(*m), GFP_KERNEL);
 	unsigned int i;
 
-	if (!model)
+	if (!m)
 		return NULL;
-	model->ip = ip;
-	model->flags = FTRACE_MODEL_UNKNOWN;
-	model->reason = reason;
-	model->nr_words = FTRACE_ARGS_NR_REGS;
+	m->pub.ip = ip;
+	m->pub.flags = FTRACE_MODEL_UNKNOWN;
+	m->pub.reason = reason;
+	m->pub.nr_words = FTRACE_ARGS_NR_REGS;
 	for (i = 0; i < FTRACE_ARGS_NR_REGS; i++)
-		model->src[i] = i;
-	fta_set_linear(model);
-	return model;
+		m->src[i] = i;
+	fta_set_linear(m);
+	return m;
 }
 
 /* Fill in the model of @proto; returns a reason code. */
-static u8 fta_build(struct ftrace_func_model *model, const struct btf *btf,
+static u8 fta_build(struct fta_model *m, const struct btf *btf,
 		    const struct btf_type *proto)
 {
+	struct ftrace_func_model *model = &m->pub;
 	const struct btf_param *params = btf_params(proto);
 	unsigned int i, nr = btf_type_vlen(proto);
 	unsigned int reg = 0, stack = 0, word = 0, w;
@@ -519,7 +554,7 @@ static u8 fta_build(struct ftrace_func_model *model, const struct btf *btf,
 		}
 		arg->word = word;
 		for (w = 0; w < words; w++)
-			model->src[word + w] = arg->slot + w +
+			m->src[word + w] = arg->slot + w +
 				(arg->loc == FTRACE_ARG_LOC_STACK ?
 				 FTRACE_ARGS_NR_REGS : 0);
 		word += words;
@@ -527,16 +562,15 @@ static u8 fta_build(struct ftrace_func_model *model, const struct btf *btf,
 	model->nr_args = nr;
 	model->nr_words = word;
 	model->nr_stack = stack;
-	fta_set_linear(model);
+	fta_set_linear(m);
 	return FTRACE_MODEL_OK;
 }
 
 /* The model of @ip, function @name of @mod (NULL: vmlinux) */
-static struct ftrace_func_model *fta_create_in(unsigned long ip,
-					       const char *name,
-					       struct module *mod)
+static struct fta_model *fta_create_in(unsigned long ip, const char *name,
+				       struct module *mod)
 {
-	struct ftrace_func_model *model;
+	struct fta_model *m;
 	const struct btf_type *t;
 	struct btf *btf, *base;
 	unsigned int nr;
@@ -573,19 +607,19 @@ static struct ftrace_func_model *fta_create_in(unsigned long ip,
 		return fta_alloc_unknown(ip, FTRACE_MODEL_TOO_MANY);
 	}
 
-	model = kzalloc(struct_size(model, args, nr), GFP_KERNEL);
-	if (!model)
+	m = kzalloc(struct_size(m, pub.args, nr), GFP_KERNEL);
+	if (!m)
 		goto err_put;
-	model->ip = ip;
+	m->pub.ip = ip;
 
-	reason = fta_build(model, btf, t);
+	reason = fta_build(m, btf, t);
 	if (reason != FTRACE_MODEL_OK) {
-		kfree(model);
+		kfree(m);
 		btf_put(btf);
 		return fta_alloc_unknown(ip, reason);
 	}
-	model->btf = btf;
-	return model;
+	m->pub.btf = btf;
+	return m;
 
 no_btf:
 	btf_put(btf);
@@ -602,9 +636,9 @@ err_put:
  * time its symbol and BTF are read.  A module that is going away gets no
  * model; its addresses are about to be reused.
  */
-static struct ftrace_func_model *fta_create(unsigned long ip)
+static struct fta_model *fta_create(unsigned long ip)
 {
-	struct ftrace_func_model *model;
+	struct fta_model *m;
 	char name[KSYM_NAME_LEN];
 	struct module *mod;
 	bool going = false;
@@ -619,21 +653,21 @@ static struct ftrace_func_model *fta_create(unsigned long ip)
 
 	/* The symbol that contains @ip; ip may sit after an ENDBR. */
 	if (lookup_symbol_name(ip, name))
-		model = fta_alloc_unknown(ip, FTRACE_MODEL_NO_SYMBOL);
+		m = fta_alloc_unknown(ip, FTRACE_MODEL_NO_SYMBOL);
 	else
-		model = fta_create_in(ip, name, mod);
+		m = fta_create_in(ip, name, mod);
 	module_put(mod);
-	return model;
+	return m;
 }
 
-static struct ftrace_func_model *fta_lookup_locked(unsigned long ip)
+static struct fta_model *fta_lookup_locked(unsigned long ip)
 {
-	struct ftrace_func_model *model;
+	struct fta_model *m;
 
-	hlist_for_each_entry(model, &fta_table[hash_long(ip, FTA_HASH_BITS)],
+	hlist_for_each_entry(m, &fta_table[hash_long(ip, FTA_HASH_BITS)],
 			     hnode) {
-		if (model->ip == ip)
-			return model;
+		if (m->pub.ip == ip)
+			return m;
 	}
 	return NULL;
 }
@@ -643,7 +677,7 @@ static struct ftrace_func_model *fta_lookup_locked(unsigned long ip)
  * @ip: the ftrace location of the function
  *
  * The ftrace core calls this for every function that an ops with
- * %FTRACE_OPS_FL_ARGS enables, before the function's call site is patched.
+ * %FTRACE_OPS_FL_ARGS_ONLY enables, before the function's call site is patched.
  * Any other user may call it from process context to build a model in
  * advance.  Functions with no usable BTF get an unknown model.
  *
@@ -658,8 +692,8 @@ static struct ftrace_func_model *fta_lookup_locked(unsigned long ip)
  */
 int ftrace_args_prepare(unsigned long ip)
 {
-	struct ftrace_func_model *model;
 	struct hlist_head *table;
+	struct fta_model *m;
 	int ret = 0;
 
 	might_sleep();
@@ -677,15 +711,14 @@ int ftrace_args_prepare(unsigned long ip)
 	if (fta_lookup_locked(ip))
 		goto out;
 
-	model = fta_create(ip);
-	if (!model) {
+	m = fta_create(ip);
+	if (!m) {
 		ret = -ENOMEM;
 		if (is_module_text_address(ip))
 			ret = -ENOENT;
 		goto out;
 	}
-	hlist_add_head_rcu(&model->hnode,
-			   &fta_table[hash_long(ip, FTA_HASH_BITS)]);
+	hlist_add_head_rcu(&m->hnode, &fta_table[hash_long(ip, FTA_HASH_BITS)]);
 out:
 	mutex_unlock(&fta_mutex);
 	return ret;
@@ -694,12 +727,11 @@ EXPORT_SYMBOL_GPL(ftrace_args_prepare);
 
 static void fta_free_rcu(struct rcu_head *rcu)
 {
-	struct ftrace_func_model *model =
-		container_of(rcu, struct ftrace_func_model, rcu);
+	struct fta_model *m = container_of(rcu, struct fta_model, rcu);
 
-	if (model->btf)
-		btf_put(model->btf);
-	kfree(model);
+	if (m->pub.btf)
+		btf_put(m->pub.btf);
+	kfree(m);
 }
 
 /**
@@ -717,17 +749,17 @@ static void fta_free_rcu(struct rcu_head *rcu)
  */
 void ftrace_args_text_free(unsigned long start, unsigned long end)
 {
-	struct ftrace_func_model *model;
 	struct hlist_node *tmp;
+	struct fta_model *m;
 	unsigned int i;
 
 	mutex_lock(&fta_mutex);
 	for (i = 0; fta_table && i < FTA_HASH_SIZE; i++) {
-		hlist_for_each_entry_safe(model, tmp, &fta_table[i], hnode) {
-			if (model->ip < start || model->ip >= end)
+		hlist_for_each_entry_safe(m, tmp, &fta_table[i], hnode) {
+			if (m->pub.ip < start || m->pub.ip >= end)
 				continue;
-			hlist_del_rcu(&model->hnode);
-			call_rcu(&model->rcu, fta_free_rcu);
+			hlist_del_rcu(&m->hnode);
+			call_rcu(&m->rcu, fta_free_rcu);
 		}
 	}
 	mutex_unlock(&fta_mutex);
@@ -742,7 +774,7 @@ void ftrace_args_text_free(unsigned long start, unsigned long end)
 static int fta_module_notify(struct notifier_block *nb, unsigned long state,
 			     void *data)
 {
-	struct ftrace_func_model *model, *new;
+	struct fta_model *m, *new;
 	struct hlist_node *tmp;
 	struct module *mod = data;
 	unsigned int i;
@@ -752,21 +784,21 @@ static int fta_module_notify(struct notifier_block *nb, unsigned long state,
 
 	mutex_lock(&fta_mutex);
 	for (i = 0; fta_table && i < FTA_HASH_SIZE; i++) {
-		hlist_for_each_entry_safe(model, tmp, &fta_table[i], hnode) {
-			if (!within_module(model->ip, mod))
+		hlist_for_each_entry_safe(m, tmp, &fta_table[i], hnode) {
+			if (!within_module(m->pub.ip, mod))
 				continue;
 			if (state == MODULE_STATE_GOING) {
-				hlist_del_rcu(&model->hnode);
-				call_rcu(&model->rcu, fta_free_rcu);
+				hlist_del_rcu(&m->hnode);
+				call_rcu(&m->rcu, fta_free_rcu);
 				continue;
 			}
-			if (model->reason != FTRACE_MODEL_NO_BTF)
+			if (m->pub.reason != FTRACE_MODEL_NO_BTF)
 				continue;
-			new = fta_create(model->ip);
+			new = fta_create(m->pub.ip);
 			if (!new)
 				continue;
-			hlist_replace_rcu(&model->hnode, &new->hnode);
-			call_rcu(&model->rcu, fta_free_rcu);
+			hlist_replace_rcu(&m->hnode, &new->hnode);
+			call_rcu(&m->rcu, fta_free_rcu);
 		}
 	}
 	mutex_unlock(&fta_mutex);

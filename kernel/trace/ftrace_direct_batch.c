@@ -16,42 +16,25 @@
  * function stays on ftrace_caller unless another of its ops needs the full
  * pt_regs.
  *
+ * This file holds the interface and the batches' lifetime: a module that
+ * goes away, text that is freed.  The tracefs file direct_functions is in
+ * ftrace_direct_batch_tracefs.c, the boot-time selftest in
+ * ftrace_direct_batch_selftest.c.
+ *
  * See Documentation/trace/ftrace-direct-batch.rst
  */
 #include <linux/ftrace_direct_batch.h>
 #include <linux/ftrace.h>
 #include <linux/kallsyms.h>
 #include <linux/module.h>
-#include <linux/seq_file.h>
-#include <linux/filter.h>
 #include <linux/slab.h>
-#include <linux/sort.h>
 #include <linux/ctype.h>
-#include <linux/security.h>
 
 #include "trace.h"
 #include "ftrace_internal.h"
+#include "ftrace_direct_batch_internal.h"
 
-/* Largest owner name, with its NUL */
-#define FDB_OWNER_MAX	64
-
-struct ftrace_direct_batch {
-	struct ftrace_ops	ops;
-	/* in fdb_list, under direct_mutex */
-	struct list_head	list;
-	struct module		*mod;
-	char			owner[FDB_OWNER_MAX];
-	/*
-	 * Room for two entries per function of the batch, kept by every
-	 * update that attaches: the detaching paths that must not fail
-	 * (freeing, text going away) park the entries they unlink here
-	 * until a grace period has passed.
-	 */
-	struct ftrace_func_entry **spare;
-	unsigned int		nr_spare;
-};
-
-static LIST_HEAD(fdb_list);
+LIST_HEAD(fdb_list);
 
 static void fdb_call(unsigned long ip, unsigned long parent_ip,
 		     struct ftrace_ops *op, struct ftrace_regs *fregs)
@@ -73,7 +56,7 @@ static struct ftrace_hash *fdb_hash(struct ftrace_direct_batch *batch)
 	return batch->ops.func_hash->filter_hash;
 }
 
-static bool fdb_has(struct ftrace_direct_batch *batch, unsigned long ip)
+bool fdb_has(struct ftrace_direct_batch *batch, unsigned long ip)
 {
 	struct ftrace_hash *hash = fdb_hash(batch);
 
@@ -961,274 +944,8 @@ static struct notifier_block fdb_module_nb = {
 	.priority = FTRACE_DIRECT_BATCH_MODULE_PRIO,
 };
 
-/* ---- tracefs: direct_functions ------------------------------------------- */
-
-struct fdb_line {
-	unsigned long	ip;
-	unsigned long	addr;
-	char		owner[FDB_OWNER_MAX + 8];
-};
-
-static int fdb_line_cmp(const void *a, const void *b)
-{
-	const struct fdb_line *x = a, *y = b;
-
-	return x->ip < y->ip ? -1 : x->ip > y->ip;
-}
-
-/* Who attached @addr at @ip: a batch, a BPF trampoline, a module. */
-static void fdb_owner(struct fdb_line *line)
-{
-	struct ftrace_direct_batch *batch;
-	struct module *mod;
-
-	list_for_each_entry(batch, &fdb_list, list) {
-		if (fdb_has(batch, line->ip)) {
-			strscpy(line->owner, batch->owner, sizeof(line->owner));
-			return;
-		}
-	}
-	if (is_bpf_text_address(line->addr)) {
-		strscpy(line->owner, "bpf", sizeof(line->owner));
-		return;
-	}
-	preempt_disable();
-	mod = __module_text_address(line->addr);
-	if (mod)
-		snprintf(line->owner, sizeof(line->owner), "module:%s",
-			 mod->name);
-	else
-		strscpy(line->owner, "kernel", sizeof(line->owner));
-	preempt_enable();
-}
-
-static int fdb_show(struct seq_file *m, void *v)
-{
-	struct ftrace_func_entry *entry;
-	struct fdb_line *lines;
-	struct ftrace_hash *hash;
-	unsigned int i, n = 0;
-
-	mutex_lock(&direct_mutex);
-	hash = ftrace_direct_functions();
-	lines = kvcalloc(hash->count ?: 1, sizeof(*lines), GFP_KERNEL);
-	if (!lines) {
-		mutex_unlock(&direct_mutex);
-		return -ENOMEM;
-	}
-	for (i = 0; i < BIT(hash->size_bits); i++) {
-		hlist_for_each_entry(entry, &hash->buckets[i], hlist) {
-			lines[n].ip = entry->ip;
-			lines[n].addr = entry->direct;
-			fdb_owner(&lines[n]);
-			n++;
-		}
-	}
-	mutex_unlock(&direct_mutex);
-
-	sort(lines, n, sizeof(*lines), fdb_line_cmp, NULL);
-	for (i = 0; i < n; i++)
-		seq_printf(m, "%ps %pS owner=%s\n", (void *)lines[i].ip,
-			   (void *)lines[i].addr, lines[i].owner);
-	kvfree(lines);
-	return 0;
-}
-
-static int fdb_open(struct inode *inode, struct file *file)
-{
-	int ret;
-
-	ret = security_locked_down(LOCKDOWN_TRACEFS);
-	if (ret)
-		return ret;
-	return single_open(file, fdb_show, NULL);
-}
-
-static const struct file_operations fdb_fops = {
-	.open		= fdb_open,
-	.read		= seq_read,
-	.llseek		= seq_lseek,
-	.release	= single_release,
-};
-
 static __init int ftrace_direct_batch_init(void)
 {
-	int ret;
-
-	ret = register_module_notifier(&fdb_module_nb);
-	if (ret)
-		return ret;
-	if (tracing_init_dentry())
-		return 0;
-	trace_create_file("direct_functions", TRACE_MODE_READ, NULL, NULL,
-			  &fdb_fops);
-	return 0;
+	return register_module_notifier(&fdb_module_nb);
 }
 fs_initcall(ftrace_direct_batch_init);
-
-#ifdef CONFIG_FTRACE_STARTUP_TEST
-/*
- * Boot-time selftest of the error paths, which tracefs cannot reach: every
- * failing call must leave nothing attached.
- */
-static void fdb_selftest_ipmodify_func(unsigned long ip,
-				       unsigned long parent_ip,
-				       struct ftrace_ops *op,
-				       struct ftrace_regs *fregs)
-{
-}
-
-static struct ftrace_ops fdb_selftest_ipmodify_ops = {
-	.func	= fdb_selftest_ipmodify_func,
-	.flags	= FTRACE_OPS_FL_IPMODIFY | FTRACE_OPS_FL_SAVE_REGS |
-		  FTRACE_OPS_FL_RECURSION,
-};
-
-/* Report the source line of a failed check */
-static bool __init fdb_ok(bool cond, int line)
-{
-	if (!cond)
-		pr_err("ftrace direct batch selftest: check at %s:%d failed\n",
-		       __FILE__, line);
-	return cond;
-}
-
-static int __init fdb_selftest(void)
-{
-	unsigned long f1 = (unsigned long)DYN_FTRACE_TEST_NAME;
-	unsigned long f2 = (unsigned long)DYN_FTRACE_TEST_NAME2;
-	unsigned long tramp = (unsigned long)ftrace_stub_direct_tramp;
-	struct ftrace_direct_batch *a = NULL, *b = NULL;
-	struct ftrace_direct_pair p[2];
-	bool ipmodify = false;
-	int ret, ok = 0;
-
-	if (tracing_selftest_disabled)
-		return 0;
-
-	a = ftrace_direct_batch_alloc("selftest-a");
-	b = ftrace_direct_batch_alloc("selftest-b");
-	if (!fdb_ok(!IS_ERR(a) && !IS_ERR(b), __LINE__))
-		goto out;
-	if (!fdb_ok(IS_ERR(ftrace_direct_batch_alloc("two words")), __LINE__))
-		goto out;
-
-	/* Bad pairs, each next to a good one: nothing may stay attached. */
-	p[0] = (struct ftrace_direct_pair){ f1, tramp };
-	p[1] = (struct ftrace_direct_pair){ 0x10, tramp };
-	if (!fdb_ok(ftrace_direct_batch_add(a, p, 2) == -ENOENT, __LINE__))
-		goto out;
-	p[1].ip = (unsigned long)ftrace_direct_batch_count;	/* notrace */
-	if (!fdb_ok(ftrace_direct_batch_add(a, p, 2) == -ENODEV, __LINE__))
-		goto out;
-	p[1] = (struct ftrace_direct_pair){ f1, tramp };
-	if (!fdb_ok(ftrace_direct_batch_add(a, p, 2) == -EINVAL, __LINE__))
-		goto out;
-	p[1] = (struct ftrace_direct_pair){ f2, 0 };
-	if (!fdb_ok(ftrace_direct_batch_add(a, p, 2) == -EINVAL, __LINE__))
-		goto out;
-	if (!fdb_ok(ftrace_direct_batch_add(a, p, 0) == -EINVAL, __LINE__))
-		goto out;
-	if (!fdb_ok(!ftrace_direct_batch_count(a) && !ftrace_find_rec_direct(f1),
-		    __LINE__))
-		goto out;
-
-	/* An IPMODIFY user (livepatch) excludes direct calls, both ways. */
-	ret = ftrace_set_filter_ip(&fdb_selftest_ipmodify_ops, f2, 0, 0);
-	if (!fdb_ok(!ret, __LINE__))
-		goto out;
-	ret = register_ftrace_function(&fdb_selftest_ipmodify_ops);
-	if (!fdb_ok(!ret, __LINE__))
-		goto out;
-	ipmodify = true;
-	p[1] = (struct ftrace_direct_pair){ f2, tramp };
-	if (!fdb_ok(ftrace_direct_batch_add(a, p, 2) == -EBUSY, __LINE__))
-		goto out;
-	if (!fdb_ok(!ftrace_direct_batch_count(a) && !ftrace_find_rec_direct(f1),
-		    __LINE__))
-		goto out;
-	unregister_ftrace_function(&fdb_selftest_ipmodify_ops);
-	ipmodify = false;
-
-	/* Attach both, in one call, and run them. */
-	if (!fdb_ok(!ftrace_direct_batch_add(a, p, 2), __LINE__))
-		goto out;
-	if (!fdb_ok(ftrace_direct_batch_count(a) == 2, __LINE__))
-		goto out;
-	if (!fdb_ok(ftrace_direct_batch_get(a, f1) == tramp, __LINE__))
-		goto out;
-	if (!fdb_ok(!ftrace_direct_batch_get(b, f1), __LINE__))
-		goto out;
-	DYN_FTRACE_TEST_NAME();
-	DYN_FTRACE_TEST_NAME2();
-
-	ret = register_ftrace_function(&fdb_selftest_ipmodify_ops);
-	if (!ret)
-		ipmodify = true;
-	if (!fdb_ok(ret == -EBUSY, __LINE__))
-		goto out;
-
-	/* One owner per function */
-	if (!fdb_ok(ftrace_direct_batch_add(a, p, 1) == -EEXIST, __LINE__))
-		goto out;
-	if (!fdb_ok(ftrace_direct_batch_add(b, p, 1) == -EBUSY, __LINE__))
-		goto out;
-	if (!fdb_ok(ftrace_direct_batch_remove(b, &f1, 1) == -ENOENT, __LINE__))
-		goto out;
-	if (!fdb_ok(ftrace_direct_batch_retarget(b, p, 1) == -ENOENT, __LINE__))
-		goto out;
-
-	if (!fdb_ok(!ftrace_direct_batch_retarget(a, p, 2), __LINE__))
-		goto out;
-	if (!fdb_ok(ftrace_direct_batch_get(a, f2) == tramp, __LINE__))
-		goto out;
-	if (!fdb_ok(!ftrace_direct_batch_remove(a, &f1, 1), __LINE__))
-		goto out;
-	if (!fdb_ok(!ftrace_find_rec_direct(f1) && ftrace_direct_batch_count(a) == 1,
-		    __LINE__))
-		goto out;
-
-	/* Attach one and detach the other in one call; then back. */
-	if (!fdb_ok(ftrace_direct_batch_update(a, p, 1, &f2, 1) == 0 &&
-		    ftrace_direct_batch_get(a, f1) == tramp &&
-		    !ftrace_find_rec_direct(f2), __LINE__))
-		goto out;
-	/* A failing half (f1 is attached already) changes nothing. */
-	if (!fdb_ok(ftrace_direct_batch_update(a, p, 2, &f1, 1) == -EEXIST &&
-		    ftrace_direct_batch_get(a, f1) == tramp &&
-		    ftrace_direct_batch_count(a) == 1, __LINE__))
-		goto out;
-	if (!fdb_ok(ftrace_direct_batch_update(a, &p[1], 1, &f2, 1) == -ENOENT &&
-		    !ftrace_find_rec_direct(f2), __LINE__))
-		goto out;
-	if (!fdb_ok(ftrace_direct_batch_update(a, NULL, 0, NULL, 0) == -EINVAL,
-		    __LINE__))
-		goto out;
-	if (!fdb_ok(!ftrace_direct_batch_update(a, &p[1], 1, &f1, 1) &&
-		    !ftrace_find_rec_direct(f1) &&
-		    ftrace_direct_batch_get(a, f2) == tramp, __LINE__))
-		goto out;
-	DYN_FTRACE_TEST_NAME();
-	DYN_FTRACE_TEST_NAME2();
-
-	/* Freeing detaches the rest; another owner may then attach. */
-	ftrace_direct_batch_free(a);
-	a = NULL;
-	if (!fdb_ok(!ftrace_find_rec_direct(f2), __LINE__))
-		goto out;
-	if (!fdb_ok(!ftrace_direct_batch_add(b, p, 2), __LINE__))
-		goto out;
-	ok = 1;
-out:
-	if (ipmodify)
-		unregister_ftrace_function(&fdb_selftest_ipmodify_ops);
-	ftrace_free_filter(&fdb_selftest_ipmodify_ops);
-	if (!IS_ERR_OR_NULL(a))
-		ftrace_direct_batch_free(a);
-	if (!IS_ERR_OR_NULL(b))
-		ftrace_direct_batch_free(b);
-	pr_info("Testing ftrace direct batch: %s\n", ok ? "PASSED" : "FAILED");
-	return 0;
-}
-late_initcall(fdb_selftest);
-#endif

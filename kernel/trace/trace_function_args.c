@@ -5,28 +5,23 @@
  * The tracer uses the trace array's own ftrace_ops, like the function
  * tracer, so set_ftrace_filter, set_ftrace_notrace, set_ftrace_pid,
  * set_ftrace_notrace_pid, tracing_cpumask and instances all apply.  It sets
- * FTRACE_OPS_FL_ARGS on that ops while it runs: the ftrace core then builds
- * a BTF model of every enabled function, and the callback only copies the
- * raw argument words (and, with the funcargs-strings option, const char *
- * strings) into the ring buffer.  Everything else happens when the trace
- * is read.
+ * FTRACE_OPS_FL_ARGS_ONLY on that ops while it runs: the ftrace core then
+ * builds a BTF model of every enabled function, and the callback only
+ * copies the raw argument words (and, with the funcargs-strings option,
+ * const char * strings) into the ring buffer.  Everything else happens
+ * when the trace is read.
+ *
+ * The records are formatted in trace_function_args_print.c, the
+ * call-through trampoline's handlers are in trace_function_args_ct.c and
+ * the boot-time selftest in trace_function_args_selftest.c.
  */
 #include <linux/ftrace_args.h>
 #include <linux/ftrace.h>
 #include <linux/uaccess.h>
 #include <linux/percpu.h>
-#include <linux/ctype.h>
-#include <linux/btf.h>
-#include <linux/sched/task_stack.h>
 
 #include "trace.h"
-#include "trace_output.h"
 #include "trace_function_args.h"
-
-enum {
-	FARGS_OPT_STRINGS	= 0x1,
-	FARGS_OPT_HEX		= 0x2,
-};
 
 static struct tracer_opt fargs_opts[] = {
 	/* Record const char * arguments as strings */
@@ -36,7 +31,7 @@ static struct tracer_opt fargs_opts[] = {
 	{ } /* Always set a last empty entry */
 };
 
-static struct tracer_flags fargs_flags = {
+struct tracer_flags fargs_flags = {
 	.val = 0,
 	.opts = fargs_opts,
 };
@@ -88,16 +83,6 @@ static inline u16 fargs_stack_flags(const struct ftrace_func_model *model,
 	if (likely(stack_ok >= model->nr_stack))
 		return 0;
 	return FARGS_FL_STACK_CUT | stack_ok << FARGS_STACK_SHIFT;
-}
-
-/* Is @arg in a stack slot that a record with @flags did not read? */
-static bool fargs_arg_cut(u16 flags, const struct ftrace_arg_desc *arg)
-{
-	unsigned int words = DIV_ROUND_UP(arg->size, sizeof(long));
-
-	return (flags & FARGS_FL_STACK_CUT) &&
-	       arg->loc == FTRACE_ARG_LOC_STACK &&
-	       arg->slot + words > flags >> FARGS_STACK_SHIFT;
 }
 
 /* Copy the strings of the const char * arguments; returns the bytes used. */
@@ -276,398 +261,6 @@ out:
 	ftrace_test_recursion_unlock(bit);
 }
 
-/* ---- output ---------------------------------------------------------- */
-
-struct fargs_print_ctx {
-	struct trace_seq	*s;
-	const struct btf	*btf;
-	bool			hex;
-	/* next recorded string, and the end of the record */
-	const char		*str;
-	const char		*end;
-};
-
-static u64 fargs_mask(u64 val, unsigned int size)
-{
-	return size >= 8 ? val : val & ((1ULL << (size * 8)) - 1);
-}
-
-static s64 fargs_sext(u64 val, unsigned int size)
-{
-	unsigned int shift = 64 - size * 8;
-
-	return size >= 8 ? (s64)val : (s64)(val << shift) >> shift;
-}
-
-static void fargs_print_enum(struct fargs_print_ctx *c,
-			     const struct btf_type *t, u64 val)
-{
-	bool is_signed = BTF_INFO_KFLAG(t->info);
-	unsigned int i;
-
-	if (btf_type_is_enum(t)) {
-		const struct btf_enum *e = btf_enum(t);
-
-		for (i = 0; i < btf_type_vlen(t); i++, e++) {
-			if ((u32)e->val == (u32)val) {
-				trace_seq_puts(c->s,
-					       btf_name_by_offset(c->btf,
-								  e->name_off));
-				return;
-			}
-		}
-	} else {
-		const struct btf_enum64 *e = btf_enum64(t);
-
-		for (i = 0; i < btf_type_vlen(t); i++, e++) {
-			if (btf_enum64_value(e) == val) {
-				trace_seq_puts(c->s,
-					       btf_name_by_offset(c->btf,
-								  e->name_off));
-				return;
-			}
-		}
-	}
-	if (is_signed)
-		trace_seq_printf(c->s, "%lld", fargs_sext(val, t->size));
-	else
-		trace_seq_printf(c->s, "%llu", val);
-}
-
-static void fargs_print_str(struct fargs_print_ctx *c, u64 ptr)
-{
-	const char *p = c->str;
-	size_t len;
-	u8 status;
-
-	if (!p || p + 2 > c->end) {
-		trace_seq_printf(c->s, "0x%llx", ptr);
-		return;
-	}
-	status = *p++;
-	len = strnlen(p, c->end - p);
-	c->str = p + len + 1;
-
-	switch (status) {
-	case FARGS_STR_NULL:
-		trace_seq_puts(c->s, "(null)");
-		return;
-	case FARGS_STR_FAULT:
-		trace_seq_printf(c->s, "0x%llx(fault)", ptr);
-		return;
-	}
-	trace_seq_putc(c->s, '"');
-	for (; len; len--, p++) {
-		if (*p == '"' || *p == '\\')
-			trace_seq_printf(c->s, "\\%c", *p);
-		else if (isprint(*p))
-			trace_seq_putc(c->s, *p);
-		else
-			trace_seq_printf(c->s, "\\x%02x", (u8)*p);
-	}
-	trace_seq_putc(c->s, '"');
-	if (status == FARGS_STR_TRUNCATED)
-		trace_seq_puts(c->s, "...");
-}
-
-static void fargs_print_type(struct fargs_print_ctx *c, u32 type_id,
-			     const u8 *img, unsigned int bit_off,
-			     unsigned int bits, int depth);
-
-/* Members of a struct or union passed by value, from its byte image. */
-static void fargs_print_struct(struct fargs_print_ctx *c,
-			       const struct btf_type *t, const u8 *img,
-			       unsigned int bit_off, int depth)
-{
-	const struct btf_member *m;
-	u32 i;
-
-	trace_seq_putc(c->s, '{');
-	for_each_member(i, t, m) {
-		const char *name = btf_name_by_offset(c->btf, m->name_off);
-
-		if (i)
-			trace_seq_puts(c->s, ", ");
-		if (name && *name)
-			trace_seq_printf(c->s, "%s=", name);
-		fargs_print_type(c, m->type, img,
-				 bit_off + __btf_member_bit_offset(t, m),
-				 __btf_member_bitfield_size(t, m), depth + 1);
-	}
-	trace_seq_putc(c->s, '}');
-}
-
-static u64 fargs_extract(const u8 *img, unsigned int bit_off,
-			 unsigned int bits)
-{
-	u64 val = 0;
-	unsigned int i;
-
-	/* The image is at most 16 bytes; read the 8 around bit_off. */
-	for (i = 0; i < 8 && bit_off / 8 + i < FTRACE_ARG_SIZE_MAX; i++)
-		val |= (u64)img[bit_off / 8 + i] << (i * 8);
-	val >>= bit_off % 8;
-	if (bits < 64)
-		val &= (1ULL << bits) - 1;
-	return val;
-}
-
-/* One value of BTF type @type_id, @bits wide at @bit_off of @img. */
-static void fargs_print_type(struct fargs_print_ctx *c, u32 type_id,
-			     const u8 *img, unsigned int bit_off,
-			     unsigned int bits, int depth)
-{
-	const struct btf_type *t;
-	unsigned int size, i;
-	u64 val;
-
-	t = btf_type_skip_modifiers(c->btf, type_id, NULL);
-	if (!t || depth > 4) {
-		trace_seq_puts(c->s, "?");
-		return;
-	}
-
-	if (btf_type_is_struct(t)) {
-		fargs_print_struct(c, t, img, bit_off, depth);
-		return;
-	}
-	if (btf_type_is_array(t)) {
-		const struct btf_array *a = btf_array(t);
-		const struct btf_type *et;
-
-		et = btf_type_skip_modifiers(c->btf, a->type, NULL);
-		size = et && et->size ? et->size : 1;
-		trace_seq_putc(c->s, '[');
-		for (i = 0; i < a->nelems && bit_off / 8 + (i + 1) * size <=
-		     FTRACE_ARG_SIZE_MAX; i++) {
-			if (i)
-				trace_seq_puts(c->s, ", ");
-			fargs_print_type(c, a->type, img,
-					 bit_off + i * size * 8, 0, depth + 1);
-		}
-		trace_seq_putc(c->s, ']');
-		return;
-	}
-
-	size = btf_type_is_ptr(t) ? sizeof(void *) : t->size;
-	if (!bits)
-		bits = min(size, 8U) * 8;
-	val = fargs_extract(img, bit_off, bits);
-
-	if (c->hex || btf_type_is_ptr(t)) {
-		trace_seq_printf(c->s, "0x%llx", val);
-	} else if (btf_is_any_enum(t)) {
-		fargs_print_enum(c, t, val);
-	} else if (btf_type_is_int(t)) {
-		if (btf_int_encoding(t) & BTF_INT_BOOL)
-			trace_seq_puts(c->s, val ? "true" : "false");
-		else if (btf_int_encoding(t) & BTF_INT_SIGNED)
-			trace_seq_printf(c->s, "%lld",
-					 bits < 64 ? (s64)(val << (64 - bits)) >>
-						     (64 - bits) : (s64)val);
-		else
-			trace_seq_printf(c->s, "%llu", val);
-	} else {
-		trace_seq_printf(c->s, "0x%llx", val);
-	}
-}
-
-static void fargs_print_arg(struct fargs_print_ctx *c,
-			    const struct ftrace_arg_desc *arg,
-			    const unsigned long *w)
-{
-	u64 val = fargs_mask(w[0], arg->size);
-	const struct btf_type *t;
-	u8 img[FTRACE_ARG_SIZE_MAX];
-
-	if (arg->size > sizeof(long) &&
-	    (c->hex || arg->class != FTRACE_ARG_STRUCT)) {
-		/* 128-bit integers and hex mode: high word first */
-		trace_seq_printf(c->s, "0x%lx%016lx", w[1], w[0]);
-		return;
-	}
-	if (c->hex) {
-		trace_seq_printf(c->s, "0x%llx", val);
-		return;
-	}
-
-	switch (arg->class) {
-	case FTRACE_ARG_SIGNED:
-		trace_seq_printf(c->s, "%lld", fargs_sext(val, arg->size));
-		break;
-	case FTRACE_ARG_UNSIGNED:
-		trace_seq_printf(c->s, "%llu", val);
-		break;
-	case FTRACE_ARG_BOOL:
-		trace_seq_puts(c->s, (val & 0xff) ? "true" : "false");
-		break;
-	case FTRACE_ARG_STRING:
-		if (c->str) {
-			fargs_print_str(c, val);
-			break;
-		}
-		fallthrough;
-	case FTRACE_ARG_POINTER:
-		trace_seq_printf(c->s, "0x%llx", val);
-		break;
-	case FTRACE_ARG_ENUM:
-		t = btf_type_by_id(c->btf, arg->type_id);
-		if (t && btf_is_any_enum(t))
-			fargs_print_enum(c, t, val);
-		else
-			trace_seq_printf(c->s, "%llu", val);
-		break;
-	case FTRACE_ARG_STRUCT:
-		memcpy(img, w, sizeof(long));
-		if (arg->size > sizeof(long))
-			memcpy(img + sizeof(long), &w[1], sizeof(long));
-		else
-			memset(img + sizeof(long), 0, sizeof(long));
-		fargs_print_type(c, arg->type_id, img, 0, 0, 0);
-		break;
-	default:
-		trace_seq_printf(c->s, "0x%llx", val);
-	}
-}
-
-/* A struct returned in memory: the pointer to it, and its type */
-static void fargs_print_ret_mem(struct fargs_print_ctx *c,
-				const struct ftrace_arg_desc *ret,
-				unsigned long ptr)
-{
-	const struct btf_type *t = btf_type_by_id(c->btf, ret->type_id);
-	const char *name = t ? btf_name_by_offset(c->btf, t->name_off) : NULL;
-
-	trace_seq_printf(c->s, "(%s%s%s *)0x%lx",
-			 t && btf_kind(t) == BTF_KIND_UNION ? "union" : "struct",
-			 name && *name ? " " : "", name ?: "", ptr);
-}
-
-static const char * const fargs_reg_names[FTRACE_ARGS_NR_REGS] = {
-	"di", "si", "dx", "cx", "r8", "r9",
-};
-
-static enum print_line_t fargs_trace(struct trace_iterator *iter, int flags,
-				     struct trace_event *event)
-{
-	struct func_args_entry *field = (struct func_args_entry *)iter->ent;
-	const struct ftrace_func_model *model = NULL;
-	struct trace_seq *s = &iter->seq;
-	struct fargs_print_ctx c = { .s = s };
-	long delta = iter->tr->text_delta;
-	unsigned int i, nr = field->nr_words;
-	const char *end = (const char *)iter->ent + iter->ent_size;
-	bool ret = field->flags & FARGS_FL_RET;
-
-	if ((const char *)&field->args[nr + (ret ? FARGS_RET_WORDS : 0)] > end) {
-		nr = 0;
-		ret = false;
-	}
-
-	seq_print_ip_sym(s, field->ip + delta, flags);
-	trace_seq_putc(s, '(');
-
-	rcu_read_lock();
-	if (!(field->flags & FARGS_FL_RAW))
-		model = ftrace_args_model(field->ip);
-	if (model && model->nr_words == nr) {
-		c.btf = model->btf;
-		c.hex = fargs_flags.val & FARGS_OPT_HEX;
-		c.end = end;
-		if (field->flags & FARGS_FL_STRINGS)
-			c.str = (const char *)&field->args[nr];
-		for (i = 0; i < model->nr_args; i++) {
-			const struct ftrace_arg_desc *arg = &model->args[i];
-
-			if (i)
-				trace_seq_puts(s, ", ");
-			if (*arg->name)
-				trace_seq_printf(s, "%s=", arg->name);
-			if (fargs_arg_cut(field->flags, arg))
-				trace_seq_puts(s, "<bad>");
-			else
-				fargs_print_arg(&c, arg, &field->args[arg->word]);
-		}
-	} else {
-		/* Raw registers, or words whose model is gone */
-		for (i = 0; i < nr; i++) {
-			if (i)
-				trace_seq_puts(s, ", ");
-			if ((field->flags & FARGS_FL_RAW) &&
-			    i < FTRACE_ARGS_NR_REGS)
-				trace_seq_printf(s, "%s=", fargs_reg_names[i]);
-			else
-				trace_seq_printf(s, "w%u=", i);
-			trace_seq_printf(s, "0x%lx", field->args[i]);
-		}
-	}
-	trace_seq_putc(s, ')');
-	/* Call-through: the return value, typed, unless void */
-	if (ret && model && model->nr_words == nr &&
-	    model->ret.class != FTRACE_ARG_VOID) {
-		trace_seq_puts(s, " = ");
-		if (model->ret.loc == FTRACE_ARG_LOC_RET_MEM)
-			fargs_print_ret_mem(&c, &model->ret, field->args[nr]);
-		else
-			fargs_print_arg(&c, &model->ret, &field->args[nr]);
-	} else if (ret && (!model || model->nr_words != nr)) {
-		trace_seq_printf(s, " = 0x%lx", field->args[nr]);
-	}
-	rcu_read_unlock();
-
-	if ((flags & TRACE_ITER_PRINT_PARENT) && field->parent_ip) {
-		trace_seq_puts(s, " <-");
-		seq_print_ip_sym(s, field->parent_ip + delta, flags);
-	}
-	if (ret) {
-		u64 ns = field->args[nr + 2];
-		u32 rem = do_div(ns, NSEC_PER_USEC);
-
-		trace_seq_printf(s, " (%llu.%03u us)", ns, rem);
-	}
-	if (field->flags & FARGS_FL_ENTRY_ONLY)
-		trace_seq_puts(s, " [entry only: stack arguments]");
-
-	if (field->flags & FARGS_FL_NO_MODEL)
-		trace_seq_puts(s, " [raw: no model]");
-	else if (field->flags & FARGS_FL_RAW)
-		trace_seq_printf(s, " [raw: %s]",
-				 ftrace_args_reason_str(field->flags >>
-							FARGS_REASON_SHIFT));
-	else if (!model || model->nr_words != nr)
-		trace_seq_puts(s, " [raw: model gone]");
-	trace_seq_putc(s, '\n');
-
-	return trace_handle_return(s);
-}
-
-static enum print_line_t fargs_raw(struct trace_iterator *iter, int flags,
-				   struct trace_event *event)
-{
-	struct func_args_entry *field = (struct func_args_entry *)iter->ent;
-	const char *end = (const char *)iter->ent + iter->ent_size;
-	unsigned int i;
-
-	trace_seq_printf(&iter->seq, "%lx %lx %x", field->ip, field->parent_ip,
-			 field->flags);
-	for (i = 0; i < field->nr_words &&
-	     (const char *)&field->args[i + 1] <= end; i++)
-		trace_seq_printf(&iter->seq, " %lx", field->args[i]);
-	trace_seq_putc(&iter->seq, '\n');
-
-	return trace_handle_return(&iter->seq);
-}
-
-static struct trace_event_functions fargs_event_funcs = {
-	.trace	= fargs_trace,
-	.raw	= fargs_raw,
-};
-
-static struct trace_event fargs_event = {
-	.type	= TRACE_FN_ARGS,
-	.funcs	= &fargs_event_funcs,
-};
-
 /* ---- tracer ---------------------------------------------------------- */
 
 /* error_log keeps a pointer to the message: it must be static. */
@@ -738,7 +331,7 @@ static int fargs_init(struct trace_array *tr)
 	if (ret)
 		return ret;
 
-	tr->ops->flags |= FTRACE_OPS_FL_ARGS;
+	tr->ops->flags |= FTRACE_OPS_FL_ARGS_ONLY;
 	ftrace_init_array_ops(tr, fargs_call);
 	tr->array_buffer.cpu = raw_smp_processor_id();
 
@@ -757,7 +350,7 @@ static int fargs_init(struct trace_array *tr)
 out:
 	tracing_stop_cmdline_record();
 	ftrace_reset_array_ops(tr);
-	tr->ops->flags &= ~FTRACE_OPS_FL_ARGS;
+	tr->ops->flags &= ~FTRACE_OPS_FL_ARGS_ONLY;
 	return ret;
 }
 
@@ -768,7 +361,7 @@ static void fargs_reset(struct trace_array *tr)
 	unregister_ftrace_function(tr->ops);
 	tracing_stop_cmdline_record();
 	ftrace_reset_array_ops(tr);
-	tr->ops->flags &= ~FTRACE_OPS_FL_ARGS;
+	tr->ops->flags &= ~FTRACE_OPS_FL_ARGS_ONLY;
 }
 
 static void fargs_start(struct trace_array *tr)
@@ -782,210 +375,6 @@ static int fargs_set_flag(struct trace_array *tr, u32 old_flags, u32 bit,
 	/* Both options take effect on the next record or read. */
 	return 0;
 }
-
-#ifdef CONFIG_FTRACE_STARTUP_TEST
-/*
- * The selftest calls the target three times; the sixth argument (a stack
- * argument) tells the calls apart: 17 passes a string, 18 a pointer that
- * faults, 19 NULL.
- */
-static bool fargs_selftest_record_ok(struct func_args_entry *entry)
-{
-	static const u8 status[] = { FARGS_STR_OK, FARGS_STR_FAULT,
-				     FARGS_STR_NULL };
-	const char *str = (const char *)&entry->args[entry->nr_words];
-	unsigned long f = entry->args[6];
-
-	if (entry->flags != FARGS_FL_STRINGS || entry->nr_words != 8 ||
-	    entry->nr_strs != 1 || f < 17 || f > 19)
-		return false;
-	if (entry->args[0] != -5UL || (u32)entry->args[1] != 7 ||
-	    (u8)entry->args[2] != 1 || entry->args[4] != 11 ||
-	    entry->args[5] != -13UL || (s16)entry->args[7] != -19)
-		return false;
-	if (str[0] != status[f - 17])
-		return false;
-	return f != 17 || !strcmp(str + 1, "selftest");
-}
-
-static int fargs_selftest_check(struct trace_array *tr, unsigned long ip)
-{
-	struct trace_buffer *buffer = tr->array_buffer.buffer;
-	struct ring_buffer_event *event;
-	struct func_args_entry *entry;
-	int cpu, found = 0;
-
-	for_each_online_cpu(cpu) {
-		while ((event = ring_buffer_consume(buffer, cpu, NULL, NULL))) {
-			entry = ring_buffer_event_data(event);
-			if (entry->ent.type != TRACE_FN_ARGS || entry->ip != ip)
-				continue;
-			if (!fargs_selftest_record_ok(entry)) {
-				pr_err("function_args selftest: bad record: flags %x words %u\n",
-				       entry->flags, entry->nr_words);
-				return -EINVAL;
-			}
-			found++;
-		}
-	}
-	if (found != 3) {
-		pr_err("function_args selftest: %d records for the target\n",
-		       found);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-/*
- * ftrace_args_read() as a callback runs it: with preemption disabled.  The
- * stack bounds it checks come from per-CPU data (get_stack_info_noinstr()
- * reads the IRQ and entry stacks of this CPU).
- */
-static __init unsigned int
-fargs_selftest_read(const struct ftrace_func_model *model,
-		    struct ftrace_regs *fregs, unsigned long *words)
-{
-	guard(preempt)();
-	return ftrace_args_read(model, fregs, words);
-}
-
-/*
- * Stack arguments are read only within the stack: pretend the target was
- * entered with its return address in the last word but one of this task's
- * stack.  Its first stack argument (f) is then in the last word and read,
- * its second (g) past the end and not.  A stack pointer on no stack reads
- * none.
- */
-static __init int fargs_selftest_stack_end(unsigned long ip)
-{
-	unsigned long *top = task_stack_page(current) + THREAD_SIZE;
-	static unsigned long not_a_stack[4] __initdata = { 1, 2, 3, 4 };
-	unsigned long words[FTRACE_ARGS_WORDS_MAX];
-	const struct ftrace_func_model *model;
-	struct __arch_ftrace_regs regs = {};
-	struct ftrace_regs *fregs = (struct ftrace_regs *)&regs;
-	int ret = -EINVAL;
-
-	rcu_read_lock();
-	model = ftrace_args_model(ip);
-	if (!model || model->nr_stack != 2 || model->nr_words != 8)
-		goto out;
-	regs.regs.sp = (unsigned long)(top - 2);
-	if (fargs_selftest_read(model, fregs, words) != 1 ||
-	    words[6] != top[-1] || words[7])
-		goto out;
-	regs.regs.sp = (unsigned long)not_a_stack;
-	if (fargs_selftest_read(model, fregs, words) != 0 || words[6] ||
-	    words[7])
-		goto out;
-	ret = 0;
-out:
-	rcu_read_unlock();
-	if (ret)
-		pr_err("function_args selftest: stack arguments read past the stack\n");
-	return ret;
-}
-
-/*
- * A struct larger than 16 bytes comes back in memory: the model returns
- * the pointer the caller passes in %rdi, and reads the arguments from %rsi
- * on.
- */
-static __init int fargs_selftest_ret_mem(void)
-{
-	unsigned long ip = ftrace_location((unsigned long)fargs_selftest_big_ret);
-	unsigned long words[FTRACE_ARGS_WORDS_MAX];
-	const struct ftrace_func_model *model;
-	struct __arch_ftrace_regs regs = {};
-	int ret = -EINVAL;
-
-	if (!ip || ftrace_args_prepare(ip))
-		goto err;
-	regs.regs.di = 0x1000;
-	regs.regs.si = 11;
-	regs.regs.dx = 13;
-	rcu_read_lock();
-	model = ftrace_args_model(ip);
-	/* pahole may leave out a function whose registers look unusual. */
-	if (model && model->reason == FTRACE_MODEL_NO_BTF) {
-		pr_info("function_args selftest: no BTF for %ps, not checked\n",
-			(void *)ip);
-		ret = 0;
-	} else if (model && !model->flags && model->nr_args == 2 &&
-	    model->nr_words == 2 && !model->nr_stack &&
-	    model->ret.loc == FTRACE_ARG_LOC_RET_MEM &&
-	    model->ret.class == FTRACE_ARG_POINTER &&
-	    model->args[0].slot == 1 && model->args[1].slot == 2) {
-		fargs_selftest_read(model, (struct ftrace_regs *)&regs, words);
-		if (words[0] == 11 && words[1] == 13)
-			ret = 0;
-	}
-	rcu_read_unlock();
-err:
-	if (ret)
-		pr_err("function_args selftest: bad model for a struct returned in memory\n");
-	return ret;
-}
-
-/* An argument-only ops must not be able to ask for the full pt_regs. */
-static struct ftrace_ops fargs_selftest_regs_ops __initdata = {
-	.func	= fargs_call,
-	.flags	= FTRACE_OPS_FL_ARGS | FTRACE_OPS_FL_SAVE_REGS,
-};
-
-static __init int fargs_selftest(struct tracer *trace, struct trace_array *tr)
-{
-	static const char name[] = "fargs_selftest_target";
-	struct fargs_selftest_pair pair = { .lo = 11, .hi = -13 };
-	u32 saved_flags = fargs_flags.val;
-	unsigned long ip;
-	int ret;
-
-	ret = register_ftrace_function(&fargs_selftest_regs_ops);
-	if (ret != -EINVAL) {
-		pr_err("function_args selftest: ARGS with SAVE_REGS registered (%d)\n",
-		       ret);
-		if (!ret)
-			unregister_ftrace_function(&fargs_selftest_regs_ops);
-		return -EINVAL;
-	}
-
-	ip = ftrace_location((unsigned long)fargs_selftest_target);
-	if (!ip) {
-		pr_err("function_args selftest: target not traceable\n");
-		return -ENODEV;
-	}
-
-	ret = ftrace_set_filter(tr->ops, (unsigned char *)name, strlen(name), 1);
-	if (ret)
-		return ret;
-
-	fargs_flags.val |= FARGS_OPT_STRINGS;
-	ret = tracer_init(trace, tr);
-	if (ret) {
-		pr_err("function_args selftest: init failed (%d)\n", ret);
-		goto out;
-	}
-
-	/* In another file, built with ftrace flags: no inlining here. */
-	fargs_selftest_target(-5, 7, true, "selftest", pair, 17, -19);
-	fargs_selftest_target(-5, 7, true, (const char *)16, pair, 18, -19);
-	fargs_selftest_target(-5, 7, true, NULL, pair, 19, -19);
-
-	tracing_stop();
-	ret = fargs_selftest_check(tr, ip);
-	trace->reset(tr);
-	tracing_start();
-	if (!ret)
-		ret = fargs_selftest_stack_end(ip);
-	if (!ret)
-		ret = fargs_selftest_ret_mem();
-out:
-	fargs_flags.val = saved_flags;
-	ftrace_set_filter(tr->ops, NULL, 0, 1);
-	return ret;
-}
-#endif
 
 static struct tracer fargs_tracer __tracer_data = {
 	.name		= "function_args",

@@ -1,9 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * function_args: what the tracer (trace_function_args.c), its output
+ * (trace_function_args_print.c), its call-through handlers
+ * (trace_function_args_ct.c) and its selftest
+ * (trace_function_args_selftest.c) share, and the record layout.
+ */
 #ifndef _TRACE_FUNCTION_ARGS_H
 #define _TRACE_FUNCTION_ARGS_H
 
 #include <linux/types.h>
 #include <linux/ftrace.h>
+#include <linux/ftrace_args.h>
 #include <linux/jump_label.h>
 
 /*
@@ -39,8 +46,30 @@ enum fargs_str_status {
  */
 #define FARGS_RET_WORDS		3
 
+/* Tracer options (fargs_flags.val) */
+enum {
+	FARGS_OPT_STRINGS	= 0x1,
+	FARGS_OPT_HEX		= 0x2,
+};
+
 struct trace_array;
-struct ftrace_func_model;
+struct trace_event;
+struct tracer;
+struct tracer_flags;
+
+extern struct tracer_flags fargs_flags;
+/* The output of func_args records (trace_function_args_print.c) */
+extern struct trace_event fargs_event;
+
+/* Is @arg in a stack slot that a record with @flags did not read? */
+static inline bool fargs_arg_cut(u16 flags, const struct ftrace_arg_desc *arg)
+{
+	unsigned int words = DIV_ROUND_UP(arg->size, sizeof(long));
+
+	return (flags & FARGS_FL_STACK_CUT) &&
+	       arg->loc == FTRACE_ARG_LOC_STACK &&
+	       arg->slot + words > flags >> FARGS_STACK_SHIFT;
+}
 
 void fargs_record(struct trace_array *tr, const struct ftrace_func_model *model,
 		  unsigned long ip, unsigned long parent_ip,
@@ -92,6 +121,10 @@ static inline bool fargs_ct_serves(unsigned long ip, struct trace_array *tr)
 #endif
 
 #ifdef CONFIG_FTRACE_STARTUP_TEST
+/* The tracer's selftest (trace_function_args_selftest.c) */
+int fargs_selftest(struct tracer *trace, struct trace_array *tr);
+
+/* Its targets (trace_function_args_selftest_dynamic.c) */
 struct fargs_selftest_pair {
 	long	lo;
 	long	hi;

@@ -115,17 +115,10 @@ bool __fargs_ct_serves(unsigned long ip, struct trace_array *tr)
  * covered by it.
  */
 
+/* What ftrace_pid_func() lets through to the instance's callback */
 static bool fargs_ct_pid_ok(struct trace_array *tr)
 {
-	int pid;
-
-	if (!rcu_access_pointer(tr->function_pids) &&
-	    !rcu_access_pointer(tr->function_no_pids))
-		return true;
-	pid = this_cpu_read(tr->array_buffer.data->ftrace_ignore_pid);
-	if (pid == FTRACE_PID_IGNORE)
-		return false;
-	return pid == FTRACE_PID_TRACE || pid == current->pid;
+	return !ftrace_pids_enabled(tr->ops) || ftrace_pid_traced(tr);
 }
 
 /* The caller: through function_graph's return hook, if it took one */

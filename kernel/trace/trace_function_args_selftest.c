@@ -1,26 +1,219 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Target of the function_args startup selftest.  This file is built with
- * the ftrace flags, unlike the rest of kernel/trace, so that the function
- * below can be traced.  Its seven arguments cover every register, a
- * two-register struct and stack arguments.  It never dereferences @d: the
- * selftest also passes pointers that fault.  The second returns a struct
- * in memory, through a hidden pointer.
+ * function_args: the boot-time selftest (CONFIG_FTRACE_STARTUP_TEST).
+ *
+ * register_tracer() runs fargs_selftest() when the tracer registers.  It
+ * traces the targets in trace_function_args_selftest_dynamic.c, which is
+ * built with the ftrace flags, and checks the records (register, struct
+ * and stack arguments, the three kinds of string), the reads at the end
+ * of the stack, the model of a struct returned in memory, and that an
+ * argument-only ops cannot ask for the full pt_regs.
  */
-#include <linux/compiler.h>
+#include <linux/ftrace_args.h>
+#include <linux/ftrace.h>
+#include <linux/sched/task_stack.h>
 
+#include "trace.h"
 #include "trace_function_args.h"
 
-noinline long fargs_selftest_target(long a, unsigned int b, bool c,
-				    const char *d, struct fargs_selftest_pair e,
-				    long f, short g)
+/*
+ * The selftest calls the target three times; the sixth argument (a stack
+ * argument) tells the calls apart: 17 passes a string, 18 a pointer that
+ * faults, 19 NULL.
+ */
+static bool fargs_selftest_record_ok(struct func_args_entry *entry)
 {
-	return a + b + c + (long)d + e.lo + e.hi + f + g;
+	static const u8 status[] = { FARGS_STR_OK, FARGS_STR_FAULT,
+				     FARGS_STR_NULL };
+	const char *str = (const char *)&entry->args[entry->nr_words];
+	unsigned long f = entry->args[6];
+
+	if (entry->flags != FARGS_FL_STRINGS || entry->nr_words != 8 ||
+	    entry->nr_strs != 1 || f < 17 || f > 19)
+		return false;
+	if (entry->args[0] != -5UL || (u32)entry->args[1] != 7 ||
+	    (u8)entry->args[2] != 1 || entry->args[4] != 11 ||
+	    entry->args[5] != -13UL || (s16)entry->args[7] != -19)
+		return false;
+	if (str[0] != status[f - 17])
+		return false;
+	return f != 17 || !strcmp(str + 1, "selftest");
 }
 
-noinline struct fargs_selftest_big fargs_selftest_big_ret(long a, long b)
+static int fargs_selftest_check(struct trace_array *tr, unsigned long ip)
 {
-	struct fargs_selftest_big r = { .w = { a, b, a + b } };
+	struct trace_buffer *buffer = tr->array_buffer.buffer;
+	struct ring_buffer_event *event;
+	struct func_args_entry *entry;
+	int cpu, found = 0;
 
-	return r;
+	for_each_online_cpu(cpu) {
+		while ((event = ring_buffer_consume(buffer, cpu, NULL, NULL))) {
+			entry = ring_buffer_event_data(event);
+			if (entry->ent.type != TRACE_FN_ARGS || entry->ip != ip)
+				continue;
+			if (!fargs_selftest_record_ok(entry)) {
+				pr_err("function_args selftest: bad record: flags %x words %u\n",
+				       entry->flags, entry->nr_words);
+				return -EINVAL;
+			}
+			found++;
+		}
+	}
+	if (found != 3) {
+		pr_err("function_args selftest: %d records for the target\n",
+		       found);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * ftrace_args_read() as a callback runs it: with preemption disabled.  The
+ * stack bounds it checks come from per-CPU data (get_stack_info_noinstr()
+ * reads the IRQ and entry stacks of this CPU).
+ */
+static __init unsigned int
+fargs_selftest_read(const struct ftrace_func_model *model,
+		    struct ftrace_regs *fregs, unsigned long *words)
+{
+	guard(preempt)();
+	return ftrace_args_read(model, fregs, words);
+}
+
+/*
+ * Stack arguments are read only within the stack: pretend the target was
+ * entered with its return address in the last word but one of this task's
+ * stack.  Its first stack argument (f) is then in the last word and read,
+ * its second (g) past the end and not.  A stack pointer on no stack reads
+ * none.
+ */
+static __init int fargs_selftest_stack_end(unsigned long ip)
+{
+	unsigned long *top = task_stack_page(current) + THREAD_SIZE;
+	static unsigned long not_a_stack[4] __initdata = { 1, 2, 3, 4 };
+	unsigned long words[FTRACE_ARGS_WORDS_MAX];
+	const struct ftrace_func_model *model;
+	struct __arch_ftrace_regs regs = {};
+	struct ftrace_regs *fregs = (struct ftrace_regs *)&regs;
+	int ret = -EINVAL;
+
+	rcu_read_lock();
+	model = ftrace_args_model(ip);
+	if (!model || model->nr_stack != 2 || model->nr_words != 8)
+		goto out;
+	regs.regs.sp = (unsigned long)(top - 2);
+	if (fargs_selftest_read(model, fregs, words) != 1 ||
+	    words[6] != top[-1] || words[7])
+		goto out;
+	regs.regs.sp = (unsigned long)not_a_stack;
+	if (fargs_selftest_read(model, fregs, words) != 0 || words[6] ||
+	    words[7])
+		goto out;
+	ret = 0;
+out:
+	rcu_read_unlock();
+	if (ret)
+		pr_err("function_args selftest: stack arguments read past the stack\n");
+	return ret;
+}
+
+/*
+ * A struct larger than 16 bytes comes back in memory: the model returns
+ * the pointer the caller passes in %rdi, and reads the arguments from %rsi
+ * on.
+ */
+static __init int fargs_selftest_ret_mem(void)
+{
+	unsigned long ip = ftrace_location((unsigned long)fargs_selftest_big_ret);
+	unsigned long words[FTRACE_ARGS_WORDS_MAX];
+	const struct ftrace_func_model *model;
+	struct __arch_ftrace_regs regs = {};
+	int ret = -EINVAL;
+
+	if (!ip || ftrace_args_prepare(ip))
+		goto err;
+	regs.regs.di = 0x1000;
+	regs.regs.si = 11;
+	regs.regs.dx = 13;
+	rcu_read_lock();
+	model = ftrace_args_model(ip);
+	/* pahole may leave out a function whose registers look unusual. */
+	if (model && model->reason == FTRACE_MODEL_NO_BTF) {
+		pr_info("function_args selftest: no BTF for %ps, not checked\n",
+			(void *)ip);
+		ret = 0;
+	} else if (model && !model->flags && model->nr_args == 2 &&
+	    model->nr_words == 2 && !model->nr_stack &&
+	    model->ret.loc == FTRACE_ARG_LOC_RET_MEM &&
+	    model->ret.class == FTRACE_ARG_POINTER &&
+	    model->args[0].slot == 1 && model->args[1].slot == 2) {
+		fargs_selftest_read(model, (struct ftrace_regs *)&regs, words);
+		if (words[0] == 11 && words[1] == 13)
+			ret = 0;
+	}
+	rcu_read_unlock();
+err:
+	if (ret)
+		pr_err("function_args selftest: bad model for a struct returned in memory\n");
+	return ret;
+}
+
+/* An argument-only ops must not be able to ask for the full pt_regs. */
+static struct ftrace_ops fargs_selftest_regs_ops __initdata = {
+	.func	= ftrace_stub,
+	.flags	= FTRACE_OPS_FL_ARGS_ONLY | FTRACE_OPS_FL_SAVE_REGS,
+};
+
+__init int fargs_selftest(struct tracer *trace, struct trace_array *tr)
+{
+	static const char name[] = "fargs_selftest_target";
+	struct fargs_selftest_pair pair = { .lo = 11, .hi = -13 };
+	u32 saved_flags = fargs_flags.val;
+	unsigned long ip;
+	int ret;
+
+	ret = register_ftrace_function(&fargs_selftest_regs_ops);
+	if (ret != -EINVAL) {
+		pr_err("function_args selftest: ARGS_ONLY with SAVE_REGS registered (%d)\n",
+		       ret);
+		if (!ret)
+			unregister_ftrace_function(&fargs_selftest_regs_ops);
+		return -EINVAL;
+	}
+
+	ip = ftrace_location((unsigned long)fargs_selftest_target);
+	if (!ip) {
+		pr_err("function_args selftest: target not traceable\n");
+		return -ENODEV;
+	}
+
+	ret = ftrace_set_filter(tr->ops, (unsigned char *)name, strlen(name), 1);
+	if (ret)
+		return ret;
+
+	fargs_flags.val |= FARGS_OPT_STRINGS;
+	ret = tracer_init(trace, tr);
+	if (ret) {
+		pr_err("function_args selftest: init failed (%d)\n", ret);
+		goto out;
+	}
+
+	/* In another file, built with ftrace flags: no inlining here. */
+	fargs_selftest_target(-5, 7, true, "selftest", pair, 17, -19);
+	fargs_selftest_target(-5, 7, true, (const char *)16, pair, 18, -19);
+	fargs_selftest_target(-5, 7, true, NULL, pair, 19, -19);
+
+	tracing_stop();
+	ret = fargs_selftest_check(tr, ip);
+	trace->reset(tr);
+	tracing_start();
+	if (!ret)
+		ret = fargs_selftest_stack_end(ip);
+	if (!ret)
+		ret = fargs_selftest_ret_mem();
+out:
+	fargs_flags.val = saved_flags;
+	ftrace_set_filter(tr->ops, NULL, 0, 1);
+	return ret;
 }

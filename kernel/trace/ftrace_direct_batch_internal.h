@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Batch interface for direct trampolines: what its files share.  The
+ * interface and the batches' lifetime are in ftrace_direct_batch.c, the
+ * tracefs file direct_functions in ftrace_direct_batch_tracefs.c.  Not for
+ * users of the interface: they have <linux/ftrace_direct_batch.h>.
+ */
+#ifndef _FTRACE_DIRECT_BATCH_INTERNAL_H
+#define _FTRACE_DIRECT_BATCH_INTERNAL_H
+
+#include <linux/ftrace.h>
+#include <linux/list.h>
+
+struct module;
+struct ftrace_func_entry;
+
+/* Largest owner name, with its NUL */
+#define FDB_OWNER_MAX	64
+
+struct ftrace_direct_batch {
+	struct ftrace_ops	ops;
+	/* in fdb_list, under direct_mutex */
+	struct list_head	list;
+	struct module		*mod;
+	char			owner[FDB_OWNER_MAX];
+	/*
+	 * Room for two entries per function of the batch, kept by every
+	 * update that attaches: the detaching paths that must not fail
+	 * (freeing, text going away) park the entries they unlink here
+	 * until a grace period has passed.
+	 */
+	struct ftrace_func_entry **spare;
+	unsigned int		nr_spare;
+};
+
+/* Every batch, under direct_mutex */
+extern struct list_head fdb_list;
+
+/* Is @ip, an ftrace location, a function of @batch?  Under direct_mutex */
+bool fdb_has(struct ftrace_direct_batch *batch, unsigned long ip);
+
+#endif /* _FTRACE_DIRECT_BATCH_INTERNAL_H */
