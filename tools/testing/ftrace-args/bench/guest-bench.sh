@@ -164,27 +164,27 @@ reset
 echo
 
 # --- batch direct interface ------------------------------------------------------
-# The ftrace-direct-batch sample attaches its trampoline to the first N
-# functions that '*' gives, in one batch, or one at a time through
-# register_ftrace_direct() (legacy=1), and measures the attach in the kernel
-# (last_ns).
-P=/sys/module/ftrace_direct_batch/parameters
-sample_attach() {	# N [legacy=1]: prints the attach time in us
-	modprobe ftrace-direct-batch filter='*' count="$1" ${2:-} >&2 || exit 1
+# The module ftrace-direct-batch-bench (samples/ftrace/) attaches its
+# trampoline to the first N functions that '*' gives, in one batch, or one
+# at a time through register_ftrace_direct() (legacy=1), and measures the
+# attach in the kernel (last_ns).
+P=/sys/module/ftrace_direct_batch_bench/parameters
+bench_attach() {	# N [legacy=1]: prints the attach time in us
+	modprobe ftrace-direct-batch-bench filter='*' count="$1" ${2:-} >&2 || exit 1
 	[ "$(cat $P/attached)" = "$1" ] || { echo "attached $(cat $P/attached), want $1" >&2; exit 1; }
 	echo "$(cat $P/last_ns) / 1000" | bc -l | xargs printf %.0f
-	rmmod ftrace-direct-batch
+	rmmod ftrace-direct-batch-bench
 }
 row "direct attach time, us (one measurement each)" "batch" "one at a time"
 row "  (ratio: one at a time / batch)" "" ""
 for n in 10 100 1000 10000; do
-	b=$(sample_attach $n)
+	b=$(bench_attach $n)
 	eval "tb$n=$b"
 	# One at a time costs one code update per function to attach and a
 	# tasks-RCU grace period per function to detach: at N=10000 that is
 	# over an hour here, so it is measured up to N=1000.
 	if [ $n -le 1000 ]; then
-		l=$(sample_attach $n legacy=1)
+		l=$(bench_attach $n legacy=1)
 		row "  N=$n" "$b" "$l"
 		row "    one at a time / batch" "" "$(ratio "$l" "$b")x"
 	else
@@ -196,10 +196,11 @@ echo
 
 fi
 
-# Per call: a direct trampoline on __do_sys_getppid next to function_args.
-# Through the batch interface the function stays on ftrace_caller (partial
-# save); through register_ftrace_direct() (6.12) the direct ops asks for
-# SAVE_REGS and the function moves to ftrace_regs_caller.
+# Per call: a direct trampoline on __do_sys_getppid next to function_args,
+# the same trampoline of ftrace-direct-batch-bench both ways.  Through the
+# batch interface the function stays on ftrace_caller (partial save);
+# through register_ftrace_direct() (6.12) the direct ops asks for SAVE_REGS
+# and the function moves to ftrace_regs_caller.
 fn=__do_sys_getppid
 need $fn
 : > /tmp/dc.base
@@ -211,8 +212,8 @@ for _ in $(seq "$reps"); do
 	for m in args batch legacy; do
 		reset
 		case $m in
-		batch) modprobe ftrace-direct-batch filter=$fn ;;
-		legacy) modprobe ftrace-direct-batch filter=$fn legacy=1 ;;
+		batch) modprobe ftrace-direct-batch-bench filter=$fn ;;
+		legacy) modprobe ftrace-direct-batch-bench filter=$fn legacy=1 ;;
 		esac
 		echo $fn > $T/set_ftrace_filter
 		echo function_args > $T/current_tracer
@@ -223,7 +224,7 @@ for _ in $(seq "$reps"); do
 		esac
 		t=$("$bench" loop "$calls" getppid)
 		reset
-		[ $m = args ] || rmmod ftrace-direct-batch
+		[ $m = args ] || rmmod ftrace-direct-batch-bench
 		echo "$t" > "/tmp/dc.$m.t"
 	done
 	b2=$("$bench" loop "$calls" getppid)

@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The direct attach benchmark of `make bench` (tools/testing/ftrace-args/
+ * bench/guest-bench.sh): one trampoline attached to the first count
+ * functions of filter (0: all), in one call of the batch direct interface,
+ * or with legacy=1 one function at a time, one ftrace_ops and one
+ * register_ftrace_direct() each, as 6.12 users must.
+ *
+ *   modprobe ftrace-direct-batch-bench filter='*' count=1000 [legacy=1]
+ *
+ * Then, in /sys/module/ftrace_direct_batch_bench/parameters/, last_ns is
+ * the time the attach took, attached the number of functions attached
+ * and hits the calls through the trampoline.  Unloading detaches them.
+ */
+#include <linux/module.h>
+#include <linux/ftrace.h>
+#include <linux/ftrace_direct_batch.h>
+#include <linux/sched/clock.h>
+#include <linux/slab.h>
+#include <asm/ibt.h>
+#include <asm/nospec-branch.h>
+
+static char *filter;
+static unsigned int count, attached;
+static bool legacy;
+static unsigned long hits, last_ns;
+module_param(filter, charp, 0444);
+module_param(count, uint, 0444);
+module_param(legacy, bool, 0444);
+module_param(attached, uint, 0444);
+module_param(hits, ulong, 0444);
+module_param(last_ns, ulong, 0444);
+
+static struct ftrace_direct_batch *batch;
+static struct ftrace_ops *ops;	/* legacy=1: one per function */
+
+/* Called by the trampoline; notrace, or a trampoline on it would recurse */
+static notrace __used void ftrace_direct_batch_bench_hit(unsigned long ip)
+{
+	hits++;
+}
+
+extern void ftrace_direct_batch_bench_tramp(void *);
+
+static const unsigned long tramp = (unsigned long)ftrace_direct_batch_bench_tramp;
+
+/* The sample's trampoline: it keeps the traced function's arguments */
+asm ("	.pushsection	.text, \"ax\", @progbits\n"
+"	.type		ftrace_direct_batch_bench_tramp, @function\n"
+"	.globl		ftrace_direct_batch_bench_tramp\n"
+"ftrace_direct_batch_bench_tramp:"
+	ASM_ENDBR
+"	pushq %rbp; movq %rsp, %rbp\n"
+	CALL_DEPTH_ACCOUNT
+"	pushq %rax; pushq %rdi; pushq %rsi; pushq %rdx; pushq %rcx\n"
+"	pushq %r8; pushq %r9\n"
+"	movq 8(%rbp), %rdi\n"
+"	call ftrace_direct_batch_bench_hit\n"
+"	popq %r9; popq %r8\n"
+"	popq %rcx; popq %rdx; popq %rsi; popq %rdi; popq %rax\n"
+"	leave\n"
+	ASM_RET
+"	.size		ftrace_direct_batch_bench_tramp, .-ftrace_direct_batch_bench_tramp\n"
+"	.popsection\n"
+);
+
+/* One ftrace code update for all @n functions */
+static int bench_batch(const unsigned long *ips, unsigned int n)
+{
+	struct ftrace_direct_pair *pairs;
+	unsigned int i;
+	int err;
+	u64 t0;
+
+	batch = ftrace_direct_batch_alloc("ftrace-direct-batch-bench");
+	if (IS_ERR(batch))
+		return PTR_ERR(batch);
+	pairs = kvmalloc_array(n, sizeof(*pairs), GFP_KERNEL);
+	if (!pairs)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		pairs[i].ip = ips[i];
+		pairs[i].addr = tramp;
+	}
+	t0 = local_clock();
+	err = ftrace_direct_batch_add(batch, pairs, n);
+	last_ns = local_clock() - t0;
+	kvfree(pairs);
+	if (!err)
+		attached = n;
+	return err;
+}
+
+static void detach_legacy(void)
+{
+	for (; ops && attached; attached--)
+		unregister_ftrace_direct(&ops[attached - 1], tramp, true);
+	kvfree(ops);
+	ops = NULL;
+}
+
+/* One ftrace_ops, and one code update, for each of the @n functions */
+static int bench_legacy(const unsigned long *ips, unsigned int n)
+{
+	int err = 0;
+	u64 t0;
+
+	ops = kvcalloc(n, sizeof(*ops), GFP_KERNEL);
+	if (!ops)
+		return -ENOMEM;
+	t0 = local_clock();
+	for (; attached < n; attached++) {
+		err = ftrace_set_filter_ip(&ops[attached], ips[attached], 0, 0);
+		if (!err)
+			err = register_ftrace_direct(&ops[attached], tramp);
+		if (err) {
+			ftrace_free_filter(&ops[attached]);
+			break;
+		}
+	}
+	last_ns = local_clock() - t0;
+	return err;
+}
+
+static int __init ftrace_direct_batch_bench_init(void)
+{
+	unsigned long *ips;
+	int n, got, err;
+
+	if (!filter)
+		return -EINVAL;
+	n = ftrace_direct_batch_lookup(filter, NULL, 0);
+	if (n <= 0)
+		return n ?: -ENOENT;
+	ips = kvmalloc_array(n, sizeof(*ips), GFP_KERNEL);
+	if (!ips)
+		return -ENOMEM;
+	got = ftrace_direct_batch_lookup(filter, ips, n);
+	if (got < 0) {
+		err = got;
+	} else {
+		n = min(n, got);
+		if (count)
+			n = min_t(unsigned int, n, count);
+		err = legacy ? bench_legacy(ips, n) : bench_batch(ips, n);
+	}
+	kvfree(ips);
+	if (err) {
+		detach_legacy();
+		ftrace_direct_batch_free(batch);
+	}
+	return err;
+}
+
+static void __exit ftrace_direct_batch_bench_exit(void)
+{
+	detach_legacy();
+	ftrace_direct_batch_free(batch);
+}
+
+module_init(ftrace_direct_batch_bench_init);
+module_exit(ftrace_direct_batch_bench_exit);
+MODULE_DESCRIPTION("Direct trampoline attach times: batch against one at a time");
+MODULE_LICENSE("GPL");
