@@ -51,12 +51,13 @@ for f in "$queue"/*.case; do
 		PASS) echo "[PASS] ftracetest $c: $desc" ;;
 		XFAIL) echo "[PASS] ftracetest $c: $desc (expected failure)" ;;
 		UNSUPPORTED|UNTESTED)
-			why=$(cat "$logs"/*.log 2>/dev/null | grep -v '^+\|^$' | grep -v '^\[' | tail -n 1)
+			why=$(cat "$logs"/*-log.* 2>/dev/null | grep -v '^+\|^$' | grep -v '^\[' | tail -n 1)
 			echo "[SKIP] ftracetest $c: $desc: ${res,,}${why:+: $why}" ;;
 		*)
 			echo "[FAIL] ftracetest $c: $desc ($res)"
-			for l in "$logs"/*.log; do
-				case "$l" in */ftracetest.log) continue ;; esac
+			# ftracetest keeps a failed case's log as N-CASE-log.XXXXXX.
+			for l in "$logs"/*-log.*; do
+				[ -e "$l" ] || continue
 				echo "---- $(basename "$l")"
 				tail -n 30 "$l"
 			done ;;
