@@ -13,7 +13,6 @@
 #define _LINUX_FTRACE_ARGS_H
 
 #include <linux/types.h>
-#include <linux/rcupdate.h>
 
 struct btf;
 struct ftrace_regs;
@@ -129,8 +128,10 @@ enum ftrace_model_reason {
  *
  * Models are built by the ftrace core when an ops with
  * %FTRACE_OPS_FL_ARGS_ONLY enables the function, never on the tracing
- * path, and are freed only when the module that holds the function goes
- * away.
+ * path.  The core may replace or free a model at any time (its text goes
+ * away, or a module's BTF arrives); the old one is freed after an RCU
+ * grace period, so a model is valid only inside the section that
+ * ftrace_args_model() describes.
  * An unknown model has no arguments and @nr_words equal to
  * %FTRACE_ARGS_NR_REGS: ftrace_args_read() then copies the raw argument
  * registers.  Users only read models that ftrace_args_model() returns:

@@ -20,6 +20,7 @@
 #include <linux/kallsyms.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/rculist.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/hash.h>
@@ -47,8 +48,8 @@
  * @pub: what users get from ftrace_args_model(); last, because its @args
  *	is a flexible array
  *
- * ftrace_args_read() finds @lin_regs and @src next to @hnode, which
- * ftrace_args_model() has just read.
+ * ftrace_args_read() reads @lin_regs and @src, in the cache line of
+ * @hnode that ftrace_args_model() has just read, and @pub's counts.
  */
 struct fta_model {
 	struct hlist_node		hnode;

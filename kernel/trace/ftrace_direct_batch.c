@@ -34,7 +34,7 @@
 #include "ftrace_internal.h"
 #include "ftrace_direct_batch_internal.h"
 
-LIST_HEAD(fdb_list);
+LIST_HEAD(ftrace_direct_batches);
 
 static void fdb_call(unsigned long ip, unsigned long parent_ip,
 		     struct ftrace_ops *op, struct ftrace_regs *fregs)
@@ -56,7 +56,7 @@ static struct ftrace_hash *fdb_hash(struct ftrace_direct_batch *batch)
 	return batch->ops.func_hash->filter_hash;
 }
 
-bool fdb_has(struct ftrace_direct_batch *batch, unsigned long ip)
+bool ftrace_direct_batch_has(struct ftrace_direct_batch *batch, unsigned long ip)
 {
 	struct ftrace_hash *hash = fdb_hash(batch);
 
@@ -177,10 +177,10 @@ static int fdb_request(struct ftrace_direct_batch *batch,
 			goto fail;
 		if (mine) {
 			err = -ENOENT;
-			if (!fdb_has(batch, ip))
+			if (!ftrace_direct_batch_has(batch, ip))
 				goto fail;
 		} else if (ftrace_find_rec_direct(ip)) {
-			err = fdb_has(batch, ip) ? -EEXIST : -EBUSY;
+			err = ftrace_direct_batch_has(batch, ip) ? -EEXIST : -EBUSY;
 			goto fail;
 		}
 		err = -ENOMEM;
@@ -507,7 +507,7 @@ struct ftrace_direct_batch *__ftrace_direct_batch_alloc(const char *owner,
 	batch->ops.private = batch;
 
 	mutex_lock(&direct_mutex);
-	list_add_tail(&batch->list, &fdb_list);
+	list_add_tail(&batch->list, &ftrace_direct_batches);
 	mutex_unlock(&direct_mutex);
 	return batch;
 }
@@ -707,7 +707,7 @@ unsigned long ftrace_direct_batch_get(struct ftrace_direct_batch *batch,
 	unsigned long addr = 0;
 
 	mutex_lock(&direct_mutex);
-	if (!fdb_location(&ip) && fdb_has(batch, ip))
+	if (!fdb_location(&ip) && ftrace_direct_batch_has(batch, ip))
 		addr = ftrace_find_rec_direct(ip);
 	mutex_unlock(&direct_mutex);
 	return addr;
@@ -809,7 +809,7 @@ static int fdb_module_notify(struct notifier_block *nb, unsigned long state,
 		return NOTIFY_DONE;
 
 	mutex_lock(&direct_mutex);
-	list_for_each_entry(batch, &fdb_list, list) {
+	list_for_each_entry(batch, &ftrace_direct_batches, list) {
 		hash = fdb_hash(batch);
 		if (!hash)
 			continue;
@@ -898,7 +898,7 @@ void ftrace_direct_batch_text_free(struct module *mod, unsigned long start,
 	unsigned int i, in, n;
 
 	lockdep_assert_held(&direct_mutex);
-	list_for_each_entry(batch, &fdb_list, list) {
+	list_for_each_entry(batch, &ftrace_direct_batches, list) {
 		hash = fdb_hash(batch);
 		if (!hash)
 			continue;

@@ -19,7 +19,7 @@ struct ftrace_func_entry;
 
 struct ftrace_direct_batch {
 	struct ftrace_ops	ops;
-	/* in fdb_list, under direct_mutex */
+	/* in ftrace_direct_batches, under direct_mutex */
 	struct list_head	list;
 	struct module		*mod;
 	char			owner[FDB_OWNER_MAX];
@@ -34,9 +34,9 @@ struct ftrace_direct_batch {
 };
 
 /* Every batch, under direct_mutex */
-extern struct list_head fdb_list;
+extern struct list_head ftrace_direct_batches;
 
 /* Is @ip, an ftrace location, a function of @batch?  Under direct_mutex */
-bool fdb_has(struct ftrace_direct_batch *batch, unsigned long ip);
+bool ftrace_direct_batch_has(struct ftrace_direct_batch *batch, unsigned long ip);
 
 #endif /* _FTRACE_DIRECT_BATCH_INTERNAL_H */

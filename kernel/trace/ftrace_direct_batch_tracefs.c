@@ -40,8 +40,8 @@ static void fdb_owner(struct fdb_line *line)
 	struct ftrace_direct_batch *batch;
 	struct module *mod;
 
-	list_for_each_entry(batch, &fdb_list, list) {
-		if (fdb_has(batch, line->ip)) {
+	list_for_each_entry(batch, &ftrace_direct_batches, list) {
+		if (ftrace_direct_batch_has(batch, line->ip)) {
 			strscpy(line->owner, batch->owner, sizeof(line->owner));
 			return;
 		}

@@ -115,10 +115,16 @@ bool __fargs_ct_serves(unsigned long ip, struct trace_array *tr)
  * covered by it.
  */
 
-/* What ftrace_pid_func() lets through to the instance's callback */
+/*
+ * What ftrace_pid_func() lets through to the instance's callback: the
+ * instance filters by pid while one of its pid lists is set.
+ */
 static bool fargs_ct_pid_ok(struct trace_array *tr)
 {
-	return !ftrace_pids_enabled(tr->ops) || ftrace_pid_traced(tr);
+	if (!rcu_access_pointer(tr->function_pids) &&
+	    !rcu_access_pointer(tr->function_no_pids))
+		return true;
+	return ftrace_pid_traced(tr);
 }
 
 /* The caller: through function_graph's return hook, if it took one */

@@ -21,7 +21,7 @@
  * argument) tells the calls apart: 17 passes a string, 18 a pointer that
  * faults, 19 NULL.
  */
-static bool fargs_selftest_record_ok(struct func_args_entry *entry)
+static __init bool fargs_selftest_record_ok(struct func_args_entry *entry)
 {
 	static const u8 status[] = { FARGS_STR_OK, FARGS_STR_FAULT,
 				     FARGS_STR_NULL };
@@ -40,7 +40,7 @@ static bool fargs_selftest_record_ok(struct func_args_entry *entry)
 	return f != 17 || !strcmp(str + 1, "selftest");
 }
 
-static int fargs_selftest_check(struct trace_array *tr, unsigned long ip)
+static __init int fargs_selftest_check(struct trace_array *tr, unsigned long ip)
 {
 	struct trace_buffer *buffer = tr->array_buffer.buffer;
 	struct ring_buffer_event *event;

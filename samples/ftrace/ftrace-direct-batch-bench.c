@@ -25,11 +25,17 @@ static unsigned int count, attached;
 static bool legacy;
 static unsigned long hits, last_ns;
 module_param(filter, charp, 0444);
+MODULE_PARM_DESC(filter, "functions to attach at load (set_ftrace_filter syntax)");
 module_param(count, uint, 0444);
+MODULE_PARM_DESC(count, "attach at most this many of them (0: all)");
 module_param(legacy, bool, 0444);
+MODULE_PARM_DESC(legacy, "attach one function at a time, without the batch");
 module_param(attached, uint, 0444);
+MODULE_PARM_DESC(attached, "how many functions are attached");
 module_param(hits, ulong, 0444);
+MODULE_PARM_DESC(hits, "calls through the trampoline");
 module_param(last_ns, ulong, 0444);
+MODULE_PARM_DESC(last_ns, "how long the attach took, in ns");
 
 static struct ftrace_direct_batch *batch;
 static struct ftrace_ops *ops;	/* legacy=1: one per function */

@@ -23,10 +23,15 @@ static char *filter;
 static unsigned int count, tramp;
 static unsigned long hits0, hits1;
 module_param(filter, charp, 0444);
+MODULE_PARM_DESC(filter, "functions to attach at load (set_ftrace_filter syntax)");
 module_param(count, uint, 0444);
+MODULE_PARM_DESC(count, "attach at most this many of them at load (0: all)");
 module_param(tramp, uint, 0644);
+MODULE_PARM_DESC(tramp, "trampoline (0 or 1) that attach uses");
 module_param(hits0, ulong, 0444);
+MODULE_PARM_DESC(hits0, "calls through trampoline 0");
 module_param(hits1, ulong, 0444);
+MODULE_PARM_DESC(hits1, "calls through trampoline 1");
 
 static struct ftrace_direct_batch *batch;
 
@@ -134,13 +139,16 @@ out:
 	return err;
 }
 
-/* kernel_param_lock() serializes the writes to a module's parameters */
+/*
+ * The parameter files exist before init and after exit: kernel_param_lock(),
+ * which sysfs takes around .set and .get, guards @batch against both.
+ */
 static int sample_set(const char *val, const struct kernel_param *kp)
 {
 	char *flt;
 	int err;
 
-	if (!batch)	/* given to modprobe: before init */
+	if (!batch)	/* given to modprobe, or the module is going */
 		return -EINVAL;
 	flt = kstrdup(val, GFP_KERNEL);
 	if (!flt)
@@ -152,33 +160,49 @@ static int sample_set(const char *val, const struct kernel_param *kp)
 
 static int attached_get(char *buf, const struct kernel_param *kp)
 {
-	return sysfs_emit(buf, "%u\n", ftrace_direct_batch_count(batch));
+	return sysfs_emit(buf, "%u\n", batch ? ftrace_direct_batch_count(batch) : 0);
 }
 
 static const struct kernel_param_ops set_ops = { .set = sample_set };
 static const struct kernel_param_ops get_ops = { .get = attached_get };
 module_param_cb(attach, &set_ops, (void *)SAMPLE_ATTACH, 0200);
+MODULE_PARM_DESC(attach, "attach trampoline tramp to the functions written");
 module_param_cb(detach, &set_ops, (void *)SAMPLE_DETACH, 0200);
+MODULE_PARM_DESC(detach, "detach the functions written");
 module_param_cb(retarget, &set_ops, (void *)SAMPLE_RETARGET, 0200);
+MODULE_PARM_DESC(retarget, "move the functions written to the other trampoline");
 module_param_cb(attached, &get_ops, NULL, 0444);
+MODULE_PARM_DESC(attached, "how many functions are attached");
 
 static int __init ftrace_direct_batch_sample_init(void)
 {
+	struct ftrace_direct_batch *b;
 	int err;
 
 	/* One batch: one owner, one ftrace_ops, for all our functions */
-	batch = ftrace_direct_batch_alloc("ftrace-direct-batch-sample");
-	if (IS_ERR(batch))
-		return PTR_ERR(batch);
+	b = ftrace_direct_batch_alloc("ftrace-direct-batch-sample");
+	if (IS_ERR(b))
+		return PTR_ERR(b);
+	kernel_param_lock(THIS_MODULE);
+	batch = b;
 	err = filter ? sample_do(SAMPLE_ATTACH, filter, count) : 0;
 	if (err)
-		ftrace_direct_batch_free(batch);
+		batch = NULL;
+	kernel_param_unlock(THIS_MODULE);
+	if (err)
+		ftrace_direct_batch_free(b);
 	return err;
 }
 
 static void __exit ftrace_direct_batch_sample_exit(void)
 {
-	ftrace_direct_batch_free(batch);	/* detaches what is left */
+	struct ftrace_direct_batch *b;
+
+	kernel_param_lock(THIS_MODULE);
+	b = batch;
+	batch = NULL;
+	kernel_param_unlock(THIS_MODULE);
+	ftrace_direct_batch_free(b);	/* detaches what is left */
 }
 
 module_init(ftrace_direct_batch_sample_init);
