@@ -21,6 +21,13 @@ stage=$4
 
 overlay_dirs="arch Documentation include kernel samples tools"
 
+# Two makes on one FTA_CACHE (make test, and make checkpatch beside it)
+# would both rebuild STAGE and sync SRC: the second waits for the first,
+# then finds SRC up to date.
+mkdir -p "$(dirname "$stage")"
+exec 9> "$stage.lock"
+flock 9
+
 inputs_hash() {
 	(
 		cd "$repo"
