@@ -17,8 +17,7 @@
 #include <linux/ftrace_direct_batch.h>
 #include <linux/sched/clock.h>
 #include <linux/slab.h>
-#include <asm/ibt.h>
-#include <asm/nospec-branch.h>
+#include "ftrace-direct-batch-tramp.h"
 
 static char *filter;
 static unsigned int count, attached;
@@ -50,25 +49,7 @@ extern void ftrace_direct_batch_bench_tramp(void *);
 
 static const unsigned long tramp = (unsigned long)ftrace_direct_batch_bench_tramp;
 
-/* The sample's trampoline: it keeps the traced function's arguments */
-asm ("	.pushsection	.text, \"ax\", @progbits\n"
-"	.type		ftrace_direct_batch_bench_tramp, @function\n"
-"	.globl		ftrace_direct_batch_bench_tramp\n"
-"ftrace_direct_batch_bench_tramp:"
-	ASM_ENDBR
-"	pushq %rbp; movq %rsp, %rbp\n"
-	CALL_DEPTH_ACCOUNT
-"	pushq %rax; pushq %rdi; pushq %rsi; pushq %rdx; pushq %rcx\n"
-"	pushq %r8; pushq %r9\n"
-"	movq 8(%rbp), %rdi\n"
-"	call ftrace_direct_batch_bench_hit\n"
-"	popq %r9; popq %r8\n"
-"	popq %rcx; popq %rdx; popq %rsi; popq %rdi; popq %rax\n"
-"	leave\n"
-	ASM_RET
-"	.size		ftrace_direct_batch_bench_tramp, .-ftrace_direct_batch_bench_tramp\n"
-"	.popsection\n"
-);
+asm (FDB_SAMPLE_TRAMP(ftrace_direct_batch_bench_tramp, ftrace_direct_batch_bench_hit));
 
 /* One ftrace code update for all @n functions */
 static int bench_batch(const unsigned long *ips, unsigned int n)

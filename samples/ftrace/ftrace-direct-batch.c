@@ -16,8 +16,7 @@
 #include <linux/module.h>
 #include <linux/ftrace_direct_batch.h>
 #include <linux/slab.h>
-#include <asm/ibt.h>
-#include <asm/nospec-branch.h>
+#include "ftrace-direct-batch-tramp.h"
 
 static char *filter;
 static unsigned int count, tramp;
@@ -50,32 +49,8 @@ static notrace __used void ftrace_direct_batch_hit1(unsigned long ip)
 
 extern void ftrace_direct_batch_tramp1(void *);
 
-/*
- * Keep the traced function's argument registers (and %rax), pass hitN the
- * return address into the function, and return there.
- */
-asm ("	.macro	fdb_sample_tramp idx\n"
-"	.pushsection	.text, \"ax\", @progbits\n"
-"	.type		ftrace_direct_batch_tramp\\idx, @function\n"
-"	.globl		ftrace_direct_batch_tramp\\idx\n"
-"ftrace_direct_batch_tramp\\idx:"
-	ASM_ENDBR
-"	pushq %rbp; movq %rsp, %rbp\n"
-	CALL_DEPTH_ACCOUNT
-"	pushq %rax; pushq %rdi; pushq %rsi; pushq %rdx; pushq %rcx\n"
-"	pushq %r8; pushq %r9\n"
-"	movq 8(%rbp), %rdi\n"
-"	call ftrace_direct_batch_hit\\idx\n"
-"	popq %r9; popq %r8\n"
-"	popq %rcx; popq %rdx; popq %rsi; popq %rdi; popq %rax\n"
-"	leave\n"
-	ASM_RET
-"	.size		ftrace_direct_batch_tramp\\idx, .-ftrace_direct_batch_tramp\\idx\n"
-"	.popsection\n"
-"	.endm\n"
-"	fdb_sample_tramp 0\n"
-"	fdb_sample_tramp 1\n"
-);
+asm (FDB_SAMPLE_TRAMP(ftrace_direct_batch_tramp0, ftrace_direct_batch_hit0));
+asm (FDB_SAMPLE_TRAMP(ftrace_direct_batch_tramp1, ftrace_direct_batch_hit1));
 
 static unsigned long tramp_addr(unsigned int n)
 {
