@@ -59,10 +59,16 @@ for f in "$queue"/*.case; do
 			for l in "$logs"/*-log.*; do
 				[ -e "$l" ] || continue
 				echo "---- $(basename "$l")"
-				tail -n 30 "$l"
+				tail -n 60 "$l"
 			done ;;
 		esac
 	done
+	# For a failure that does not repeat: the records the case counted,
+	# as the top-level buffer still holds them
+	if grep -qE '^\[[0-9]+\] .*\[(FAIL|UNRESOLVED|UNDEFINED)\]$' "$logs.out"; then
+		echo "---- trace (top level, first 40 records)"
+		grep -v '^#' /sys/kernel/tracing/trace 2>/dev/null | head -n 40
+	fi
 	grep -q '^\[[0-9]*\] ' "$logs.out" || {
 		echo "[FAIL] ftracetest $c: no result"
 		tail -n 20 "$logs.out"
