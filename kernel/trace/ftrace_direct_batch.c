@@ -715,6 +715,73 @@ unsigned long ftrace_direct_batch_get(struct ftrace_direct_batch *batch,
 EXPORT_SYMBOL_GPL(ftrace_direct_batch_get);
 
 /**
+ * ftrace_direct_batch_walk - call @fn on every record that ftrace patches
+ * @fn: called under ftrace_lock with each record and its index, counted
+ *	from 1 as set_ftrace_filter counts indexes (records that ftrace does
+ *	not patch included); a non-zero return ends the walk
+ * @data: passed to @fn
+ *
+ * The one walk over the ftrace records of the batch interface and its
+ * users: records that ftrace does not patch (disabled) are skipped.
+ *
+ * Context: process context; sleeps; takes ftrace_lock.
+ * Return: -ENODEV when ftrace is dead, else the last value of @fn.
+ */
+int ftrace_direct_batch_walk(int (*fn)(struct dyn_ftrace *rec,
+				       unsigned long index, void *data),
+			     void *data)
+{
+	struct ftrace_rec_iter *iter;
+	struct dyn_ftrace *rec;
+	unsigned long index = 0;
+	int ret = -ENODEV;
+
+	mutex_lock(&ftrace_lock);
+	if (unlikely(ftrace_is_dead()))
+		goto out;
+	ret = 0;
+	for_ftrace_rec_iter(iter) {
+		rec = ftrace_rec_iter_record(iter);
+		index++;
+		cond_resched();
+		if (rec->flags & FTRACE_FL_DISABLED)
+			continue;
+		ret = fn(rec, index, data);
+		if (ret)
+			break;
+	}
+out:
+	mutex_unlock(&ftrace_lock);
+	return ret;
+}
+
+struct fdb_lookup {
+	struct ftrace_glob	func_g;
+	struct ftrace_glob	mod_g;
+	int			exclude_mod;
+	unsigned long		want;
+	unsigned long		*ips;
+	unsigned int		max;
+	unsigned int		n;
+};
+
+static int fdb_lookup_rec(struct dyn_ftrace *rec, unsigned long index,
+			  void *data)
+{
+	struct fdb_lookup *lk = data;
+
+	if (lk->func_g.type == MATCH_INDEX ? index != lk->want :
+	    !ftrace_match_record(rec, &lk->func_g,
+				 lk->mod_g.search ? &lk->mod_g : NULL,
+				 lk->exclude_mod))
+		return 0;
+	if (lk->n < lk->max)
+		lk->ips[lk->n] = rec->ip;
+	lk->n++;
+	return 0;
+}
+
+/**
  * ftrace_direct_batch_lookup - find the traceable functions of a filter
  * @filter: what set_ftrace_filter takes in one token: a name, a glob or
  *	an index, optionally followed by ":mod:" and a module name or glob
@@ -739,46 +806,23 @@ EXPORT_SYMBOL_GPL(ftrace_direct_batch_get);
 int ftrace_direct_batch_lookup(const char *filter, unsigned long *ips,
 			       unsigned int max)
 {
-	struct ftrace_glob func_g, mod_g;
-	struct ftrace_rec_iter *iter;
-	unsigned long index = 0, want = 0;
-	int clear, exclude_mod, err;
-	struct dyn_ftrace *rec;
-	unsigned int n = 0;
+	struct fdb_lookup lk = { .ips = ips, .max = max };
+	int clear, err;
 	char *buf;
 
 	buf = kstrdup(*filter ? filter : "*", GFP_KERNEL);
 	if (!buf)
 		return -ENOMEM;
 	err = -EINVAL;
-	if (ftrace_filter_parse(buf, &func_g, &mod_g, &clear, &exclude_mod) ||
-	    clear)
+	if (ftrace_filter_parse(buf, &lk.func_g, &lk.mod_g, &clear,
+				&lk.exclude_mod) || clear)
 		goto out;
-	if (func_g.type == MATCH_INDEX)
-		want = ftrace_glob_index(&func_g);
+	if (lk.func_g.type == MATCH_INDEX)
+		lk.want = ftrace_glob_index(&lk.func_g);
 
-	mutex_lock(&ftrace_lock);
-	err = -ENODEV;
-	if (unlikely(ftrace_is_dead()))
-		goto unlock;
-	for_ftrace_rec_iter(iter) {
-		rec = ftrace_rec_iter_record(iter);
-		index++;
-		cond_resched();
-		if (rec->flags & FTRACE_FL_DISABLED)
-			continue;
-		if (func_g.type == MATCH_INDEX ? index != want :
-		    !ftrace_match_record(rec, &func_g,
-					 mod_g.search ? &mod_g : NULL,
-					 exclude_mod))
-			continue;
-		if (n < max)
-			ips[n] = rec->ip;
-		n++;
-	}
-	err = n ? n : -EINVAL;
-unlock:
-	mutex_unlock(&ftrace_lock);
+	err = ftrace_direct_batch_walk(fdb_lookup_rec, &lk);
+	if (!err)
+		err = lk.n ? lk.n : -EINVAL;
 out:
 	kfree(buf);
 	return err;

@@ -3,7 +3,8 @@
  * Batch interface for direct trampolines: what its files share.  The
  * interface and the batches' lifetime are in ftrace_direct_batch.c, the
  * tracefs file direct_functions in ftrace_direct_batch_tracefs.c.  Not for
- * users of the interface: they have <linux/ftrace_direct_batch.h>.
+ * users of the interface, who have <linux/ftrace_direct_batch.h>, except
+ * the record walk, which the function_args call-through shares.
  */
 #ifndef _FTRACE_DIRECT_BATCH_INTERNAL_H
 #define _FTRACE_DIRECT_BATCH_INTERNAL_H
@@ -38,5 +39,10 @@ extern struct list_head ftrace_direct_batches;
 
 /* Is @ip, an ftrace location, a function of @batch?  Under direct_mutex */
 bool ftrace_direct_batch_has(struct ftrace_direct_batch *batch, unsigned long ip);
+
+/* Call @fn on every record that ftrace patches, under ftrace_lock */
+int ftrace_direct_batch_walk(int (*fn)(struct dyn_ftrace *rec,
+				       unsigned long index, void *data),
+			     void *data);
 
 #endif /* _FTRACE_DIRECT_BATCH_INTERNAL_H */

@@ -35,6 +35,7 @@
 #include "trace.h"
 #include "ftrace_internal.h"
 #include "trace_function_args.h"
+#include "ftrace_direct_batch_internal.h"
 
 /* Longest token: a symbol and a module name, with "!", ":mod:" and globs */
 #define FARGS_CT_TOK_MAX	(KSYM_SYMBOL_LEN + 4)
@@ -882,6 +883,37 @@ static bool fargs_ct_rec_live(struct dyn_ftrace *rec)
 	return live;
 }
 
+struct fargs_ct_scan {
+	struct fargs_ct_req	*req;
+	const unsigned long	*base;
+	unsigned int		nr_base;
+	struct fargs_ct_ips	*add;
+	struct fargs_ct_ips	*del;
+	char			*name;
+};
+
+static int fargs_ct_scan_rec(struct dyn_ftrace *rec, unsigned long index,
+			     void *data)
+{
+	struct fargs_ct_scan *sc = data;
+	char *modname;
+	int last;
+	bool in;
+
+	if (!fargs_ct_rec_live(rec))
+		return 0;
+	if (ftrace_rec_symbol(rec, &modname, sc->name))
+		return 0;
+	last = fargs_ct_last_match(sc->req, index, sc->name, modname);
+	if (last < 0)
+		return 0;
+	in = fargs_ct_has(sc->base, sc->nr_base, rec->ip);
+	/* A removal of what is in, an addition of what is not */
+	if (sc->req->pats[last].neg != in)
+		return 0;
+	return fargs_ct_push(in ? sc->del : sc->add, rec->ip);
+}
+
 /*
  * One pass over the ftrace records: for each function, the last token of
  * @req that matches it says whether it is in the selection.  Collect in
@@ -897,44 +929,17 @@ static int fargs_ct_scan(struct fargs_ct_req *req, const unsigned long *base,
 			 unsigned int nr_base, struct fargs_ct_ips *add,
 			 struct fargs_ct_ips *del)
 {
-	struct ftrace_rec_iter *iter;
-	unsigned long index = 0;
-	struct dyn_ftrace *rec;
-	char *name, *modname;
-	int last, err = 0;
-	bool in;
+	struct fargs_ct_scan sc = {
+		.req = req, .base = base, .nr_base = nr_base,
+		.add = add, .del = del,
+	};
+	int err;
 
-	name = kmalloc(KSYM_SYMBOL_LEN, GFP_KERNEL);
-	if (!name)
+	sc.name = kmalloc(KSYM_SYMBOL_LEN, GFP_KERNEL);
+	if (!sc.name)
 		return -ENOMEM;
-	mutex_lock(&ftrace_lock);
-	if (unlikely(ftrace_is_dead())) {
-		err = -ENODEV;
-		goto out;
-	}
-	for_ftrace_rec_iter(iter) {
-		rec = ftrace_rec_iter_record(iter);
-		index++;
-		cond_resched();
-		if (rec->flags & FTRACE_FL_DISABLED)
-			continue;
-		if (!fargs_ct_rec_live(rec))
-			continue;
-		if (ftrace_rec_symbol(rec, &modname, name))
-			continue;
-		last = fargs_ct_last_match(req, index, name, modname);
-		if (last < 0)
-			continue;
-		in = fargs_ct_has(base, nr_base, rec->ip);
-		/* A removal of what is in, an addition of what is not */
-		if (req->pats[last].neg == in)
-			err = fargs_ct_push(in ? del : add, rec->ip);
-		if (err)
-			break;
-	}
-out:
-	mutex_unlock(&ftrace_lock);
-	kfree(name);
+	err = ftrace_direct_batch_walk(fargs_ct_scan_rec, &sc);
+	kfree(sc.name);
 	return err;
 }
 
