@@ -42,7 +42,7 @@ for f in "$queue"/*.case; do
 	n=$((n + 1))
 	logs=/tmp/ftracetest-logs/$n
 	t0=$SECONDS
-	"$ftdir/ftracetest" -l "$logs" "$ftdir/test.d/$c" > "$logs.out" 2>&1
+	"$ftdir/ftracetest" -k -l "$logs" "$ftdir/test.d/$c" > "$logs.out" 2>&1
 	echo "== $c took $((SECONDS - t0))s"
 	# "[1] (instance)  description	[RESULT]": one line per run of the case.
 	sed -n 's/^\[[0-9]*\] \(.*\)\t\[\([A-Z]*\)\]$/\2\t\1/p' "$logs.out" |
@@ -63,6 +63,10 @@ for f in "$queue"/*.case; do
 			done ;;
 		esac
 	done
+	# A case that checks many inputs (the bad-input matrix) prints one
+	# line per input; -k keeps a passed case's log, so show them.
+	cat "$logs"/*-log.* 2>/dev/null |
+		grep -E '^(case [0-9]+: |[a-z-]+: [0-9]+ cases: )' || true
 	# For a failure that does not repeat: the records the case counted,
 	# as the top-level buffer still holds them
 	if grep -qE '^\[[0-9]+\] .*\[(FAIL|UNRESOLVED|UNDEFINED)\]$' "$logs.out"; then
