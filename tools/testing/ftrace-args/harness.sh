@@ -14,6 +14,19 @@ t_release() {
 		{ echo "/proc/config.gz lacks DYNAMIC_FTRACE_WITH_ARGS"; return 1; }
 }
 
+# The guest machine (microvm, see vm-run): 2 CPUs, which the cpumask and
+# hotplug cases need and the kernel finds in qboot's MP table; virtio on
+# MMIO; and the TSC as clock, at the rate vm-run gives (no ACPI, HPET or
+# PIT gate to calibrate it), or the clock is jiffies.
+t_machine() {
+	local n cs
+	n=$(nproc)
+	[ "$n" -ge 2 ] || { echo "the guest has $n CPU(s), vm-run asks for 2"; return 1; }
+	grep -q virtio /proc/interrupts || { echo "no virtio interrupt"; return 1; }
+	cs=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)
+	[ "$cs" = tsc ] || { echo "clocksource is $cs, not tsc"; return 1; }
+}
+
 t_tracefs() {
 	grep -q '^nodev /sys/kernel/tracing tracefs' /proc/mounts || { echo "tracefs not mounted"; return 1; }
 	grep -qw function $TRACING/available_tracers || { echo "no function tracer: $(cat $TRACING/available_tracers)"; return 1; }
@@ -71,6 +84,7 @@ t_startup_selftest() {
 
 reset_tracing
 run_test "harness: booted release $release" t_release
+run_test "harness: the guest machine: 2 CPUs, virtio interrupts, TSC clock" t_machine
 run_test "harness: startup selftests, function_args and direct batch included" t_startup_selftest
 run_test "harness: tracefs mounted with function tracers" t_tracefs
 run_test "harness: function tracer records vfs_read" t_function_vfs_read
