@@ -78,6 +78,7 @@ deps:
 
 deps-full: deps
 	@build/install-packages.sh build/packages-full.txt
+	@$(PHASE) install-full
 
 base: deps
 	@build/check-space.sh '$(FTA_CACHE)' $(if $(wildcard $(KERNEL)),2,12) "the build"
@@ -151,7 +152,12 @@ $(TOOLS_OUT)/fta-fentry: tools/testing/ftrace-args/fentry/fta-fentry.c
 	@mkdir -p $(TOOLS_OUT)
 	$(CC) $(TOOL_CFLAGS) -o $@ $< -lbpf
 
-tools: tree $(TOOLS_OUT)/fta-bench $(TOOLS_OUT)/fta-fentry
+# The host's TSC rate, which vm-run gives the microvm guest
+$(TOOLS_OUT)/fta-tsc-khz: tools/testing/vm/tsc-khz.c
+	@mkdir -p $(TOOLS_OUT)
+	$(CC) $(TOOL_CFLAGS) -o $@ $<
+
+tools: tree $(TOOLS_OUT)/fta-bench $(TOOLS_OUT)/fta-fentry $(TOOLS_OUT)/fta-tsc-khz
 	@+$(MAKE) -s -C tools/tracing/ftrace-args OUTPUT=$(TOOLS_OUT)/
 	@$(PHASE) tools
 
@@ -166,7 +172,7 @@ shell: all
 test: all
 	@$(REPO)/tools/testing/ftrace-args/run-tests --src $(SRC)
 
-test-full: all deps-full
+test-full: deps-full all
 	@$(REPO)/tools/testing/ftrace-args/run-tests --src $(SRC) --full
 
 # Our tests (harness, boot selftests, test.d/ftrace-args with the stress

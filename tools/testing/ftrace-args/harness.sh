@@ -17,7 +17,8 @@ t_release() {
 # The guest machine (microvm, see vm-run): 2 CPUs, which the cpumask and
 # hotplug cases need and the kernel finds in qboot's MP table; virtio on
 # MMIO; and the TSC as clock, at the rate vm-run gives (no ACPI, HPET or
-# PIT gate to calibrate it), or the clock is jiffies.
+# PIT gate to calibrate it), or the clock is jiffies or runs at the wrong
+# speed.
 t_machine() {
 	local n cs
 	n=$(nproc)
@@ -25,6 +26,18 @@ t_machine() {
 	grep -q virtio /proc/interrupts || { echo "no virtio interrupt"; return 1; }
 	cs=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)
 	[ "$cs" = tsc ] || { echo "clocksource is $cs, not tsc"; return 1; }
+	# ... at the right rate: 3 s of the RTC, which counts the host's time,
+	# are 3 s of the guest's clock (within a fifth: the loops are slow)
+	local r=/sys/class/rtc/rtc0/since_epoch e t0 t1 ms
+	e=$(cat $r)
+	while [ "$(cat $r)" = "$e" ]; do :; done
+	t0=$(date +%s%N)
+	e=$(cat $r)
+	while [ "$(cat $r)" -lt $((e + 3)) ]; do sleep 0.02; done
+	t1=$(date +%s%N)
+	ms=$(((t1 - t0) / 1000000))
+	[ $ms -ge 2400 ] && [ $ms -le 3600 ] ||
+		{ echo "3 s of the RTC took $ms ms of the guest's clock: wrong tsc_early_khz?"; return 1; }
 }
 
 t_tracefs() {
