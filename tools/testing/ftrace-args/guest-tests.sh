@@ -55,7 +55,7 @@ for f in "$queue"/*.case; do
 			echo "[SKIP] ftracetest $c: $desc: ${res,,}${why:+: $why}" ;;
 		*)
 			echo "[FAIL] ftracetest $c: $desc ($res)"
-			# ftracetest keeps a failed case's log as N-CASE-log.XXXXXX.
+			# The case's log, N-CASE-log.XXXXXX (kept by -k).
 			for l in "$logs"/*-log.*; do
 				[ -e "$l" ] || continue
 				echo "---- $(basename "$l")"
