@@ -513,6 +513,23 @@ struct ftrace_direct_batch *__ftrace_direct_batch_alloc(const char *owner,
 }
 EXPORT_SYMBOL_GPL(__ftrace_direct_batch_alloc);
 
+/*
+ * Detach all of @batch and free it, unless ftrace is dead: then its lists
+ * still hold the ops, and the batch stays.  fdb_detach_all() returns once
+ * no task runs the ops or enters the trampolines.
+ */
+static void fdb_destroy(struct ftrace_direct_batch *batch)
+{
+	lockdep_assert_held(&direct_mutex);
+
+	if (!fdb_detach_all(batch))
+		return;
+	list_del(&batch->list);
+	ftrace_free_filter(&batch->ops);
+	kvfree(batch->spare);
+	kfree(batch);
+}
+
 /**
  * ftrace_direct_batch_free - detach everything and free a batch
  * @batch: from ftrace_direct_batch_alloc(); NULL and error pointers are
@@ -529,17 +546,8 @@ void ftrace_direct_batch_free(struct ftrace_direct_batch *batch)
 		return;
 
 	mutex_lock(&direct_mutex);
-	if (!fdb_detach_all(batch)) {
-		/* ftrace is dead: its lists still hold the ops */
-		mutex_unlock(&direct_mutex);
-		return;
-	}
-	list_del(&batch->list);
+	fdb_destroy(batch);
 	mutex_unlock(&direct_mutex);
-
-	ftrace_free_filter(&batch->ops);
-	kvfree(batch->spare);
-	kfree(batch);
 }
 EXPORT_SYMBOL_GPL(ftrace_direct_batch_free);
 
@@ -841,8 +849,8 @@ EXPORT_SYMBOL_GPL(ftrace_direct_batch_lookup);
 static int fdb_module_notify(struct notifier_block *nb, unsigned long state,
 			     void *data)
 {
+	struct ftrace_direct_batch *batch, *tmp;
 	struct ftrace_func_entry *entry, *new;
-	struct ftrace_direct_batch *batch;
 	struct ftrace_hash *hash, *req;
 	struct module *mod = data;
 	unsigned long addr;
@@ -853,16 +861,20 @@ static int fdb_module_notify(struct notifier_block *nb, unsigned long state,
 		return NOTIFY_DONE;
 
 	mutex_lock(&direct_mutex);
-	list_for_each_entry(batch, &ftrace_direct_batches, list) {
+	list_for_each_entry_safe(batch, tmp, &ftrace_direct_batches, list) {
 		hash = fdb_hash(batch);
-		if (!hash)
-			continue;
 		if (batch->mod == mod) {
-			pr_warn("ftrace: module %s unloads with %lu direct calls of %s attached; detaching\n",
-				mod->name, hash->count, batch->owner);
-			fdb_detach_all(batch);
+			/*
+			 * Its owner is gone without ftrace_direct_batch_free():
+			 * nobody else can free the batch.
+			 */
+			pr_warn("ftrace: module %s unloads without freeing its direct batch %s (%lu functions attached); freeing it\n",
+				mod->name, batch->owner, hash ? hash->count : 0);
+			fdb_destroy(batch);
 			continue;
 		}
+		if (!hash)
+			continue;
 		req = fdb_alloc_hash(hash->count);
 		for (i = 0; req && i < BIT(hash->size_bits); i++) {
 			hlist_for_each_entry(entry, &hash->buckets[i], hlist) {

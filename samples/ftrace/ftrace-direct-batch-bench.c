@@ -10,7 +10,9 @@
  *
  * Then, in /sys/module/ftrace_direct_batch_bench/parameters/, last_ns is
  * the time the attach took, attached the number of functions attached
- * and hits the calls through the trampoline.  Unloading detaches them.
+ * and hits the calls through the trampoline.  Unloading detaches them;
+ * with leave=1 it does not free the batch, and ftrace's module notifier
+ * must detach and free it (test.d/ftrace-args/direct-batch-modgone.tc).
  */
 #include <linux/module.h>
 #include <linux/ftrace.h>
@@ -21,7 +23,7 @@
 
 static char *filter;
 static unsigned int count, attached;
-static bool legacy;
+static bool legacy, leave;
 static unsigned long hits, last_ns;
 module_param(filter, charp, 0444);
 MODULE_PARM_DESC(filter, "functions to attach at load (set_ftrace_filter syntax)");
@@ -29,6 +31,8 @@ module_param(count, uint, 0444);
 MODULE_PARM_DESC(count, "attach at most this many of them (0: all)");
 module_param(legacy, bool, 0444);
 MODULE_PARM_DESC(legacy, "attach one function at a time, without the batch");
+module_param(leave, bool, 0444);
+MODULE_PARM_DESC(leave, "for tests: unload without freeing the batch, which ftrace then frees");
 module_param(attached, uint, 0444);
 MODULE_PARM_DESC(attached, "how many functions are attached");
 module_param(hits, ulong, 0444);
@@ -142,7 +146,8 @@ static int __init ftrace_direct_batch_bench_init(void)
 static void __exit ftrace_direct_batch_bench_exit(void)
 {
 	detach_legacy();
-	ftrace_direct_batch_free(batch);
+	if (!leave)
+		ftrace_direct_batch_free(batch);
 }
 
 module_init(ftrace_direct_batch_bench_init);
