@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # host-tests.sh REPO: host-side tests of the set-up scripts in REPO/build
-# (no guest).  apt-get, apt-cache and id are replaced by stubs on PATH, so
+# and of the statistics of `make bench` (no guest).  apt-get, apt-cache and id are replaced by stubs on PATH, so
 # the tests install nothing and give the same answers on every machine;
 # dpkg-query is the real one, asked about packages that every Debian
 # system has (dpkg, bash) and names that no Debian system has.
@@ -146,6 +146,49 @@ t_space() {
 		{ echo "$out"; return 1; }
 }
 
+# The bench's statistics (bench/stats.sh), on numbers with known answers.
+# nums FILE N...: FILE holds N..., one a line.
+nums() { local f=$tmp/$1; shift; printf '%s\n' "$@" > "$f"; }
+t_bench_stats() (
+	# shellcheck source=bench/stats.sh
+	. "$repo/tools/testing/ftrace-args/bench/stats.sh"
+	local got
+	expect() { [ "$2" = "$3" ] || { echo "$1: got '$2', want '$3'"; exit 1; }; }
+	expect "median, odd" "$(printf '5\n1\n3\n' | median)" 3
+	expect "median, even" "$(printf '4\n1\n3\n2\n' | median)" 2.5
+	nums steady 100 101 99 100 102 98 100
+	nums drift 1 2 1 3 1
+	nums ratio 1.5 1.6 1.4 1.5 1.5
+	expect "spread" "$(spread "$tmp/steady")" 1
+	expect "noise: the drift between untraced loops" "$(noise "$tmp/steady" "$tmp/drift")" 1.0
+	clear_of_noise "$tmp/steady" "$tmp/drift" || { echo "100 +- 1 not clear"; exit 1; }
+	expect "a clear row gives its ratio" \
+		"$(ratio_or_noise "$tmp/ratio" "$tmp/drift" "$tmp/steady" "$tmp/steady")" 1.50
+	# make bench's old string row: overheads that go negative in a path
+	# whose untraced spread is thousands of ns
+	nums swamped 1557.7 -467.4 -86.9 300 -900 2000 120
+	nums wide 3000 4200 2500 3900 3100
+	! clear_of_noise "$tmp/swamped" "$tmp/wide" || { echo "swamped row is clear"; exit 1; }
+	expect "a swamped row is flagged" \
+		"$(ratio_or_noise "$tmp/ratio" "$tmp/wide" "$tmp/steady" "$tmp/swamped")" "noise(+-3100.0)"
+	# below 3 times its noise, even when positive
+	nums small 10 12 9 11 10
+	nums drift5 4 4 5 4 4
+	! clear_of_noise "$tmp/small" "$tmp/drift5" || { echo "10 +- 4 is clear"; exit 1; }
+	nums negative -50 -52 -49 -51 -50
+	nums zero 0 0 0 0 0
+	! clear_of_noise "$tmp/negative" "$tmp/zero" || { echo "a negative overhead is clear"; exit 1; }
+	# times: a ratio needs 3 repetitions, each time 3 times its spread
+	nums t_a 200 210 190
+	nums t_b 100 101 99
+	expect "time ratio" "$(time_ratio "$tmp/t_a" "$tmp/t_b")" 2.00
+	nums t_one 200
+	expect "one measurement" "$(time_ratio "$tmp/t_one" "$tmp/t_b")" "noise(+-1.0)"
+	nums t_wild 10 300 40 900 5
+	got=$(time_ratio "$tmp/t_wild" "$tmp/t_b")
+	case $got in noise*) ;; *) echo "a wild time gave ratio $got"; exit 1 ;; esac
+)
+
 
 reset_tracing() { :; }
 run_test "host: install-packages --missing: not installed and unknown names, in order" t_missing
@@ -158,3 +201,4 @@ run_test "host: install-packages: no registry says so, with apt's reason" t_offl
 run_test "host: install-packages: an unreadable list is named" t_bad_list
 run_test "host: install-packages: the project's lists parse" t_project_lists
 run_test "host: check-space: refuses with a clear message" t_space
+run_test "host: bench statistics: ratios only for rows clear of their noise" t_bench_stats

@@ -5,12 +5,14 @@
 # guest run; with "percall", only the per-call rows.
 # Every ratio compares numbers measured side by side in this same run.
 set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source-path=SCRIPTDIR source=stats.sh
+. "$here/stats.sh"
 bench=$1
 T=/sys/kernel/tracing
 reps=${BENCH_REPS:-11}
 calls=${BENCH_CALLS:-100000}
 
-median() { sort -g | awk '{ v[NR] = $1 } END { m = int((NR + 1) / 2); print (NR % 2) ? v[m] : (v[m] + v[m + 1]) / 2 }'; }
 reset() {
 	echo nop > $T/current_tracer
 	echo > $T/set_ftrace_filter
@@ -66,27 +68,13 @@ percall() {
 }
 ovh() { median < "/tmp/pc.$1" | xargs printf %.1f; }
 base() { median < /tmp/pc.base | xargs printf %.1f; }
-# The noise of MODE's overhead: the larger of the median distance between
-# the two untraced loops of a repetition and half the interquartile range
-# of MODE's per-repetition overheads.
-noise() {
-	local a b
-	a=$(median < /tmp/pc.noise)
-	b=$(sort -g "/tmp/pc.$1" | awk '{ v[NR] = $1 } END { print (v[int(NR * 3 / 4) + 1] - v[int(NR / 4) + 1]) / 2 }')
-	echo "$a $b" | awk '{ printf "%.1f\n", ($1 > $2 ? $1 : $2) }'
-}
-# clear MODE: is MODE's overhead at least 3 times its noise?
-clear_of_noise() {
-	echo "$(ovh "$1") $(noise "$1")" | awk '{ exit !($1 >= 3 * $2 && $1 > 0) }'
-}
+# pcnoise MODE, pcclear MODE: MODE's noise; is its overhead clear of it?
+pcnoise() { noise "/tmp/pc.$1" /tmp/pc.noise; }
+pcclear() { clear_of_noise "/tmp/pc.$1" /tmp/pc.noise; }
 # rat MODE: MODE's ratio to the first mode, or a flag where either
-# overhead is not clearly above its noise.
+# overhead is not clearly above its noise (stats.sh).
 rat() {
-	if clear_of_noise "$1" && clear_of_noise "$first_mode"; then
-		median < "/tmp/pc.$1.r" | xargs printf %.2f
-	else
-		printf 'noise(+-%s)' "$(noise "$1")"
-	fi
+	ratio_or_noise "/tmp/pc.$1.r" /tmp/pc.noise "/tmp/pc.$1" "/tmp/pc.$first_mode"
 }
 
 reset
@@ -104,7 +92,8 @@ b=$(base)
 row "per-call: __do_sys_getppid ($calls calls)" "ns/call" "vs untraced"
 row "  untraced" "$b" "1.00"
 f=$(ovh function)
-row "  function tracer" "$(echo "$b + $f" | bc -l | xargs printf %.1f)" "$(ratio "$b + $f" "$b")"
+if pcclear function; then r=$(ratio "$b + $f" "$b"); else r="noise(+-$(pcnoise function))"; fi
+row "  function tracer" "$(echo "$b + $f" | bc -l | xargs printf %.1f)" "$r"
 row "  function tracer overhead (traced - untraced)" "$f" ""
 echo
 
@@ -130,12 +119,12 @@ f=$(ovh function); a=$(ovh function_args); s=$(ovh function_args+funcargs-string
 row "    function" "$f" "1.00"
 row "    function_args, strings off" "$a" "$(rat function_args)"
 row "    function_args, strings on" "$s" "$(rat function_args+funcargs-strings)"
-if clear_of_noise function_args && clear_of_noise function_args+funcargs-strings; then
+if pcclear function_args && pcclear function_args+funcargs-strings; then
 	row "    strings on vs off (ratio of the medians)" "" "$(ratio "$s" "$a")"
 else
 	row "    strings on vs off" "" "noise"
 fi
-row "    noise of the function row, ns (a ratio needs 3x noise)" "$(noise function)" ""
+row "    noise of the function row, ns (a ratio needs 3x noise)" "$(pcnoise function)" ""
 echo
 
 # "percall": only the per-call rows (the second kernel of BENCH_KERNEL=both)
@@ -143,7 +132,7 @@ if [ "${2:-}" != percall ]; then
 # --- enable time ---------------------------------------------------------------
 nfuncs=$(wc -l < $T/available_filter_functions)
 row "enable time, us (of $nfuncs functions)" "function" "function_args"
-row "  (function_args: median with models cached; ratio; first enable)" "" ""
+row "  (medians of $reps enables each, models cached; ratio; first enable)" "" ""
 for n in 10 100 1000 10000; do
 	if [ "$n" -gt "$nfuncs" ]; then
 		row "  N=$n" "n/a" "only $nfuncs traceable"
@@ -155,10 +144,17 @@ for n in 10 100 1000 10000; do
 	seq 1 "$n" | tr '\n' ' ' > $T/set_ftrace_filter
 	got=$(wc -l < $T/set_ftrace_filter)
 	[ "$got" = "$n" ] || { echo "selected $got functions, want $n" >&2; exit 1; }
-	read -r fon _ _ < <("$bench" toggle function 3)
-	read -r aon _ afirst < <("$bench" toggle function_args 3)
-	row "  N=$n" "$fon" "$aon"
-	row "    function_args vs function; first enable" "$(ratio "$aon" "$fon")x" "$afirst"
+	# The first function_args enable builds the models; then the two
+	# tracers take turns
+	read -r afirst _ _ < <("$bench" toggle function_args 1)
+	: > /tmp/en.f
+	: > /tmp/en.a
+	for _ in $(seq "$reps"); do
+		"$bench" toggle function 1 | cut -d' ' -f1 >> /tmp/en.f
+		"$bench" toggle function_args 1 | cut -d' ' -f1 >> /tmp/en.a
+	done
+	row "  N=$n" "$(median < /tmp/en.f)" "$(median < /tmp/en.a)"
+	row "    function_args vs function; first enable" "$(time_ratio /tmp/en.a /tmp/en.f)x" "$afirst"
 done
 reset
 echo
@@ -170,28 +166,35 @@ echo
 # attach in the kernel (last_ns).
 P=/sys/module/ftrace_direct_batch_bench/parameters
 bench_attach() {	# N [legacy=1]: prints the attach time in us
-	modprobe ftrace-direct-batch-bench filter='*' count="$1" ${2:-} >&2 || exit 1
-	[ "$(cat $P/attached)" = "$1" ] || { echo "attached $(cat $P/attached), want $1" >&2; exit 1; }
-	echo "$(cat $P/last_ns) / 1000" | bc -l | xargs printf %.0f
+	local n=$1
+	shift
+	modprobe ftrace-direct-batch-bench filter='*' count="$n" "$@" >&2 || exit 1
+	[ "$(cat $P/attached)" = "$n" ] || { echo "attached $(cat $P/attached), want $n" >&2; exit 1; }
+	echo "$(cat $P/last_ns) / 1000" | bc -l | xargs printf '%.0f\n'
 	rmmod ftrace-direct-batch-bench
 }
-row "direct attach time, us (one measurement each)" "batch" "one at a time"
+areps=${BENCH_ATTACH_REPS:-3}
+row "direct attach time, us (medians of $areps)" "batch" "one at a time"
 row "  (ratio: one at a time / batch)" "" ""
 for n in 10 100 1000 10000; do
-	b=$(bench_attach $n)
-	eval "tb$n=$b"
-	# One at a time costs one code update per function to attach and a
-	# tasks-RCU grace period per function to detach: at N=10000 that is
-	# over an hour here, so it is measured up to N=1000.
+	: > "/tmp/at.b$n"
+	: > "/tmp/at.l$n"
+	for _ in $(seq "$areps"); do
+		bench_attach $n >> "/tmp/at.b$n"
+		# One at a time costs one code update per function to attach
+		# and a tasks-RCU grace period per function to detach: at
+		# N=10000 that is over an hour here, so it is measured up to
+		# N=1000.
+		[ $n -gt 1000 ] || bench_attach $n legacy=1 >> "/tmp/at.l$n"
+	done
 	if [ $n -le 1000 ]; then
-		l=$(bench_attach $n legacy=1)
-		row "  N=$n" "$b" "$l"
-		row "    one at a time / batch" "" "$(ratio "$l" "$b")x"
+		row "  N=$n" "$(median < "/tmp/at.b$n")" "$(median < "/tmp/at.l$n")"
+		row "    one at a time / batch" "" "$(time_ratio "/tmp/at.l$n" "/tmp/at.b$n")x"
 	else
-		row "  N=$n" "$b" "not measured"
+		row "  N=$n" "$(median < "/tmp/at.b$n")" "not measured"
 	fi
 done
-row "  batch t(10000) / t(1000)" "$(ratio "$tb10000" "$tb1000")" ""
+row "  batch t(10000) / t(1000)" "$(time_ratio /tmp/at.b10000 /tmp/at.b1000)" ""
 echo
 
 fi
@@ -205,6 +208,9 @@ fn=__do_sys_getppid
 need $fn
 : > /tmp/dc.base
 : > /tmp/dc.r
+: > /tmp/dc.noise
+: > /tmp/dc.bd
+: > /tmp/dc.ld
 for m in args batch legacy; do : > "/tmp/dc.$m"; done
 for _ in $(seq "$reps"); do
 	reset
@@ -229,11 +235,14 @@ for _ in $(seq "$reps"); do
 	done
 	b2=$("$bench" loop "$calls" getppid)
 	echo "($b1 + $b2) / 2" | bc -l >> /tmp/dc.base
+	echo "$b1 $b2" | awk '{ d = $1 - $2; print d < 0 ? -d : d }' >> /tmp/dc.noise
 	for m in args batch legacy; do
 		echo "$(cat "/tmp/dc.$m.t") - ($b1 + $b2) / 2" | bc -l >> "/tmp/dc.$m"
 	done
-	echo "($(tail -n 1 /tmp/dc.legacy) - $(tail -n 1 /tmp/dc.args)) / ($(tail -n 1 /tmp/dc.batch) - $(tail -n 1 /tmp/dc.args))" |
-		bc -l >> /tmp/dc.r
+	# the cost of each direct call, over function_args alone
+	echo "$(tail -n 1 /tmp/dc.legacy) - $(tail -n 1 /tmp/dc.args)" | bc -l >> /tmp/dc.ld
+	echo "$(tail -n 1 /tmp/dc.batch) - $(tail -n 1 /tmp/dc.args)" | bc -l >> /tmp/dc.bd
+	echo "($(tail -n 1 /tmp/dc.ld)) / ($(tail -n 1 /tmp/dc.bd))" | bc -l >> /tmp/dc.r
 done
 dovh() { median < "/tmp/dc.$1" | xargs printf %.1f; }
 row "per-call overhead with function_args on $fn" "ns/call" ""
@@ -241,7 +250,8 @@ row "  (untraced $(median < /tmp/dc.base | xargs printf %.1f) ns)" "" ""
 row "    function_args alone" "$(dovh args)" ""
 row "    + batch direct trampoline (ftrace_caller)" "$(dovh batch)" ""
 row "    + 6.12 direct trampoline (ftrace_regs_caller)" "$(dovh legacy)" ""
-row "    cost of the direct call: full-regs / partial" "" "$(median < /tmp/dc.r | xargs printf %.2f)x"
+row "    the direct call's cost, full-regs / partial" "" "$(ratio_or_noise /tmp/dc.r /tmp/dc.noise /tmp/dc.ld /tmp/dc.bd)x"
+row "      (each call's cost over function_args alone, ns)" "$(median < /tmp/dc.ld | xargs printf %.1f)" "$(median < /tmp/dc.bd | xargs printf %.1f)"
 reset
 echo
 
@@ -251,6 +261,7 @@ if [ -e $T/set_ftrace_direct_multi ]; then
 	fn=sched_getaffinity
 	: > /tmp/ct.base
 	: > /tmp/ct.r
+	: > /tmp/ct.noise
 	for m in graph ct; do : > "/tmp/ct.$m"; done
 	for _ in $(seq "$reps"); do
 		reset
@@ -277,6 +288,7 @@ if [ -e $T/set_ftrace_direct_multi ]; then
 		done
 		b2=$("$bench" loop "$calls" affinity)
 		echo "($b1 + $b2) / 2" | bc -l >> /tmp/ct.base
+		echo "$b1 $b2" | awk '{ d = $1 - $2; print d < 0 ? -d : d }' >> /tmp/ct.noise
 		for m in graph ct; do
 			echo "$(cat "/tmp/ct.$m.t") - ($b1 + $b2) / 2" | bc -l >> "/tmp/ct.$m"
 		done
@@ -285,6 +297,6 @@ if [ -e $T/set_ftrace_direct_multi ]; then
 	row "per-call overhead, entry and exit of $fn" "ns/call" "vs graph"
 	row "  (untraced $(median < /tmp/ct.base | xargs printf %.1f) ns)" "" ""
 	row "    function_graph, funcgraph-retval" "$(median < /tmp/ct.graph | xargs printf %.1f)" "1.00"
-	row "    function_args call-through record" "$(median < /tmp/ct.ct | xargs printf %.1f)" "$(median < /tmp/ct.r | xargs printf %.2f)"
+	row "    function_args call-through record" "$(median < /tmp/ct.ct | xargs printf %.1f)" "$(ratio_or_noise /tmp/ct.r /tmp/ct.noise /tmp/ct.ct /tmp/ct.graph)"
 	reset
 fi
