@@ -475,8 +475,10 @@ out:
  *	63 characters
  * @mod: the module that owns the batch (THIS_MODULE)
  *
- * Use the ftrace_direct_batch_alloc() wrapper.  If @mod goes away while
- * the batch still has functions, they are detached with a warning.
+ * Use the ftrace_direct_batch_alloc() wrapper.  The batch belongs to @mod:
+ * @mod frees it in its exit function at the latest.  If @mod goes away
+ * without freeing it, ftrace detaches and frees the batch, with a
+ * warning, so no other code may keep a pointer to it past @mod's life.
  *
  * Context: process context.
  * Return: the new, empty batch, or ERR_PTR(-EINVAL) for a bad name,
@@ -515,19 +517,20 @@ EXPORT_SYMBOL_GPL(__ftrace_direct_batch_alloc);
 
 /*
  * Detach all of @batch and free it, unless ftrace is dead: then its lists
- * still hold the ops, and the batch stays.  fdb_detach_all() returns once
- * no task runs the ops or enters the trampolines.
+ * still hold the ops, and the batch stays (false).  fdb_detach_all()
+ * returns once no task runs the ops or enters the trampolines.
  */
-static void fdb_destroy(struct ftrace_direct_batch *batch)
+static bool fdb_destroy(struct ftrace_direct_batch *batch)
 {
 	lockdep_assert_held(&direct_mutex);
 
 	if (!fdb_detach_all(batch))
-		return;
+		return false;
 	list_del(&batch->list);
 	ftrace_free_filter(&batch->ops);
 	kvfree(batch->spare);
 	kfree(batch);
+	return true;
 }
 
 /**
@@ -839,12 +842,12 @@ EXPORT_SYMBOL_GPL(ftrace_direct_batch_lookup);
 
 /*
  * A module going away takes its trampolines with it: detach every batch
- * function that calls into it, and every function of a batch it owns (a
- * module that frees its batch in its exit function never gets here with
- * work to do).  The module's own functions stay attached until their
- * text is gone: ftrace_direct_batch_text_free() drops them then.  When a
- * partial detach has no memory, the whole batch is detached, which needs
- * none.
+ * function that calls into it, and detach and free a batch that it owns
+ * and did not free (a module that frees its batch in its exit function
+ * never gets here with work to do).  The module's own functions stay
+ * attached until their text is gone: ftrace_direct_batch_text_free()
+ * drops them then.  When a partial detach has no memory, the whole batch
+ * is detached, which needs none.
  */
 static int fdb_module_notify(struct notifier_block *nb, unsigned long state,
 			     void *data)
@@ -870,7 +873,9 @@ static int fdb_module_notify(struct notifier_block *nb, unsigned long state,
 			 */
 			pr_warn("ftrace: module %s unloads without freeing its direct batch %s (%lu functions attached); freeing it\n",
 				mod->name, batch->owner, hash ? hash->count : 0);
-			fdb_destroy(batch);
+			/* ftrace is dead: the batch stays, owned by nobody */
+			if (!fdb_destroy(batch))
+				batch->mod = NULL;
 			continue;
 		}
 		if (!hash)

@@ -32,7 +32,7 @@ MODULE_PARM_DESC(count, "attach at most this many of them (0: all)");
 module_param(legacy, bool, 0444);
 MODULE_PARM_DESC(legacy, "attach one function at a time, without the batch");
 module_param(leave, bool, 0444);
-MODULE_PARM_DESC(leave, "for tests: unload without freeing the batch, which ftrace then frees");
+MODULE_PARM_DESC(leave, "test only: unload without freeing the batch, a bug on purpose that ftrace must clean up (not with legacy)");
 module_param(attached, uint, 0444);
 MODULE_PARM_DESC(attached, "how many functions are attached");
 module_param(hits, ulong, 0444);
