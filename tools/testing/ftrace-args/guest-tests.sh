@@ -7,7 +7,8 @@
 # run side by side.  Shard 0 runs the harness tests first.  Then every guest
 # takes ftracetest cases from the shared directory QUEUE until it is empty:
 # a case is taken by renaming its file into QUEUE/taken/, which succeeds for
-# one guest only.  Each case runs on its own, and its result is printed as
+# one guest only.  Slow cases run alone, the others in batches (one
+# ftracetest for several cases).  Each result is printed as
 #   [PASS] ftracetest CASE: description    (PASS, XFAIL)
 #   [FAIL] ftracetest CASE: description    (FAIL, UNRESOLVED, UNDEFINED)
 #   [SKIP] ftracetest CASE: description: reason   (UNSUPPORTED, UNTESTED)
@@ -33,52 +34,141 @@ fi
 # shellcheck disable=SC1091
 [ -f "$queue/env" ] && . "$queue/env"
 n=0
+runs=0
 mkdir -p /tmp/ftracetest-logs
-for f in "$queue"/*.case; do
-	[ -e "$f" ] || continue
-	name=$(basename "$f")
-	mv "$f" "$queue/taken/$name.$shard" 2>/dev/null || continue
-	c=$(cat "$queue/taken/$name.$shard")
-	n=$((n + 1))
-	logs=/tmp/ftracetest-logs/$n
-	t0=$SECONDS
-	"$ftdir/ftracetest" -k -l "$logs" "$ftdir/test.d/$c" > "$logs.out" 2>&1
-	echo "== $c took $((SECONDS - t0))s"
-	# "[1] (instance)  description	[RESULT]": one line per run of the case.
-	sed -n 's/^\[[0-9]*\] \(.*\)\t\[\([A-Z]*\)\]$/\2\t\1/p' "$logs.out" |
-	while IFS=$'\t' read -r res desc; do
-		case "$res" in
-		PASS) echo "[PASS] ftracetest $c: $desc" ;;
-		XFAIL) echo "[PASS] ftracetest $c: $desc (expected failure)" ;;
-		UNSUPPORTED|UNTESTED)
-			why=$(cat "$logs"/*-log.* 2>/dev/null | grep -v '^+\|^$' | grep -v '^\[' | tail -n 1)
-			echo "[SKIP] ftracetest $c: $desc: ${res,,}${why:+: $why}" ;;
-		*)
-			echo "[FAIL] ftracetest $c: $desc ($res)"
-			# The case's log, N-CASE-log.XXXXXX (kept by -k).
-			for l in "$logs"/*-log.*; do
-				[ -e "$l" ] || continue
-				echo "---- $(basename "$l")"
-				tail -n 60 "$l"
-			done ;;
-		esac
-	done
+
+# take NAME: claim the queued case NAME and print it; fails if another
+# guest took it first.
+take() {
+	local c
+	mv "$queue/$1" "$queue/taken/$1.$shard" 2>/dev/null &&
+		read -r c < "$queue/taken/$1.$shard" && echo "$c"
+}
+
+# cs TIME: TIME (seconds, with a fraction) in centiseconds, in CS.  The
+# report forks as little as it can: in this guest a fork costs about
+# 20 ms, a program about 0.1 to 0.3 s.
+cs() {
+	local f=${1#*.}00
+	CS=$((10#${1%.*} * 100 + 10#${f:0:2}))
+}
+
+# report LOGS T0 CASE...: the results of one ftracetest run on CASE...,
+# case by case.  ftracetest numbers its runs of the cases ([N], the
+# "(instance)" runs after the others) and, with -k, keeps the log of run N
+# as LOGS/N-NAME.tc-log.XXXXXX, whose first line names the case's file
+# ("execute: PATH"): that is how a result finds its case.  A run ends
+# when its log was last written, so the runs of a case took the time from
+# the end of the run before (T0 for the first) to the end of its own.
+report() {
+	local logs=$1 prev t c k l res desc why f CS
+	cs "$2"
+	prev=$CS
+	shift 2
+	local -A lcase=() end=() took=() lines=() matrix=()
+	while read -r t l; do
+		k=${l%%-*}
+		read -r f < "$logs/$l"
+		lcase[$k]=${f##*"$ftdir/test.d/"}
+		cs "$t"
+		end[$k]=$CS
+	done < <(find "$logs" -name '*-log.*' -printf '%T@ %f\n')
 	# A case that checks many inputs (the bad-input matrix) prints one
 	# line per input; -k keeps a passed case's log, so show them.
-	cat "$logs"/*-log.* 2>/dev/null |
-		grep -E '^(case [0-9]+: |[a-z-]+: [0-9]+ cases: )' || true
-	# For a failure that does not repeat: the records the case counted,
-	# as the top-level buffer still holds them
-	if grep -qE '^\[[0-9]+\] .*\[(FAIL|UNRESOLVED|UNDEFINED)\]$' "$logs.out"; then
-		echo "---- trace (top level, first 40 records)"
-		grep -v '^#' /sys/kernel/tracing/trace 2>/dev/null | head -n 40
-	fi
-	grep -q '^\[[0-9]*\] ' "$logs.out" || {
-		echo "[FAIL] ftracetest $c: no result"
+	while IFS= read -r l; do
+		f=${l%%:*}
+		f=${f##*/}
+		matrix[${f%%-*}]+=${l#*:}$'\n'
+	done < <(grep -HE '^(case [0-9]+: |[a-z-]+: [0-9]+ cases: )' "$logs"/*-log.* 2>/dev/null)
+	# "[1] (instance)  description	[RESULT]": one line per run.
+	while IFS=$'\t' read -r k res desc; do
+		c=${lcase[$k]:-}
+		if [ -z "$c" ] || [ -z "${end[$k]:-}" ]; then
+			echo "[FAIL] ftracetest run $k of ${*}: no log"
+			continue
+		fi
+		if [ -n "${end[$k]:-}" ]; then
+			took[$c]=$((${took[$c]:-0} + ${end[$k]} - prev))
+			prev=${end[$k]}
+		fi
+		case "$res" in
+		PASS) l="[PASS] ftracetest $c: $desc" ;;
+		XFAIL) l="[PASS] ftracetest $c: $desc (expected failure)" ;;
+		UNSUPPORTED|UNTESTED)
+			why=$(cat "$logs/$k-"*-log.* 2>/dev/null | grep -v '^+\|^$' | grep -v '^\[' | tail -n 1)
+			l="[SKIP] ftracetest $c: $desc: ${res,,}${why:+: $why}" ;;
+		*)
+			l="[FAIL] ftracetest $c: $desc ($res)"
+			for f in "$logs/$k-"*-log.*; do
+				[ -e "$f" ] || continue
+				l+=$'\n'"---- ${f##*/}"$'\n'"$(tail -n 60 "$f" | cut -c1-300)"
+			done ;;
+		esac
+		lines[$c]+=$l$'\n'${matrix[$k]:-}
+	done < <(sed -n 's/^\[\([0-9]*\)\] \(.*\)\t\[\([A-Z]*\)\]$/\1\t\3\t\2/p' "$logs.out")
+	# ftracetest prints its counts at the end; without them it died
+	if ! grep -q '^# of passed: ' "$logs.out"; then
+		echo "[FAIL] ftracetest on $*: ended early"
 		tail -n 20 "$logs.out"
-	}
+	fi
+	for c in "$@"; do
+		if [ -z "${lines[$c]:-}" ]; then
+			echo "[FAIL] ftracetest $c: no result"
+			continue
+		fi
+		echo "== $c took $(((${took[$c]:-0} + 50) / 100))s"
+		printf '%s' "${lines[$c]}"
+	done
+}
+
+# Each guest claims cases from the queue until it is empty.  A slow case
+# (queued as 0-*) runs alone; the others run in batches, one ftracetest
+# for up to 8 cases: each ftracetest spends about 10 s under TCG on its
+# own set-up and clean-up.  A batch takes at most half of a guest's share
+# of the cases left, so that the guests end together.
+while :; do
+	batch=()
+	left=("$queue"/*.case)
+	[ -e "${left[0]}" ] || break
+	max=$((${#left[@]} / (2 * ${FTA_SHARDS:-2})))
+	[ $max -gt 8 ] && max=8
+	[ $max -lt 1 ] && max=1
+	for f in "${left[@]}"; do
+		# another guest may have taken it since
+		[ -e "$f" ] || continue
+		name=${f##*/}
+		[ ${#batch[@]} -ge $max ] && break
+		case $name in 0-*) [ ${#batch[@]} -gt 0 ] && break ;; esac
+		c=$(take "$name") || continue
+		batch+=("$c")
+		case $name in 0-*) break ;; esac
+	done
+	[ ${#batch[@]} -gt 0 ] || continue
+	runs=$((runs + 1))
+	n=$((n + ${#batch[@]}))
+	logs=/tmp/ftracetest-logs/$runs
+	# If the guest hangs, this line names the cases that were running
+	echo "== run $runs: ${batch[*]}"
+	t0=$EPOCHREALTIME
+	"$ftdir/ftracetest" -k -l "$logs" "${batch[@]/#/$ftdir/test.d/}" > "$logs.out" 2>&1
+	report "$logs" "$t0" "${batch[@]}" | tee "$logs.report"
+	# A case that failed runs again alone, which tells a failure that
+	# needs the cases before it in the batch from one that does not.
+	# --stop-fail skips ftracetest's clean-up after a failure, so the
+	# top-level buffer still holds the records that the case counted.
+	# The result of the first run is the one that counts.
+	for c in "${batch[@]}"; do
+		grep -q "^\[FAIL\] ftracetest $c: " "$logs.report" || continue
+		"$ftdir/ftracetest" --stop-fail -l "$logs.again" "$ftdir/test.d/$c" > "$logs.again.out" 2>&1
+		echo "---- $c run again alone: $(grep -o '\[[A-Z]*\]$' "$logs.again.out" | tr '\n' ' ')"
+		echo "---- trace (top level, first 40 records)"
+		echo 0 > /sys/kernel/tracing/tracing_on
+		grep -v '^#' /sys/kernel/tracing/trace 2>/dev/null | head -n 40
+		echo nop > /sys/kernel/tracing/current_tracer
+		echo 1 > /sys/kernel/tracing/tracing_on
+	done
 done
-echo "== shard $shard ran $n ftracetest cases"
+echo "== shard $shard ran $n ftracetest cases in $runs runs of ftracetest"
 
 # Two scans with a pause, as is customary: kmemleak reports an object once
 # it is older than 5 s and a scan found no reference to it, and a block
