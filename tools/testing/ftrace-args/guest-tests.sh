@@ -26,9 +26,13 @@ shard=$3
 queue=$4
 ftdir=$src/tools/testing/selftests/ftrace
 
+read -r up _ < /proc/uptime
+echo "== booted, ${up%.*}s after the kernel started"
 if [ "$shard" = 0 ]; then
 	echo "== harness tests"
+	t0=$SECONDS
 	"$here/harness.sh" "$release"
+	echo "== harness tests took $((SECONDS - t0))s"
 fi
 
 # shellcheck disable=SC1091

@@ -20,6 +20,8 @@ reset() {
 }
 row() { printf '%-56s %12s %12s\n' "$@"; }
 ratio() { echo "($1) / ($2)" | bc -l | xargs printf %.2f; }
+# x RATIO: RATIO with an "x", a noise flag as it is
+x() { case $1 in noise*) echo "$1" ;; *) echo "${1}x" ;; esac; }
 need() { grep -qx "$1" $T/available_filter_functions || { echo "$1 is not traceable" >&2; exit 1; }; }
 
 # percall WORKLOAD FUNC CALLS MODE...: in each repetition, the untraced
@@ -154,7 +156,7 @@ for n in 10 100 1000 10000; do
 		"$bench" toggle function_args 1 | cut -d' ' -f1 >> /tmp/en.a
 	done
 	row "  N=$n" "$(median < /tmp/en.f)" "$(median < /tmp/en.a)"
-	row "    function_args vs function; first enable" "$(time_ratio /tmp/en.a /tmp/en.f)x" "$afirst"
+	row "    function_args vs function; first enable" "$(x "$(time_ratio /tmp/en.a /tmp/en.f)")" "$afirst"
 done
 reset
 echo
@@ -189,7 +191,7 @@ for n in 10 100 1000 10000; do
 	done
 	if [ $n -le 1000 ]; then
 		row "  N=$n" "$(median < "/tmp/at.b$n")" "$(median < "/tmp/at.l$n")"
-		row "    one at a time / batch" "" "$(time_ratio "/tmp/at.l$n" "/tmp/at.b$n")x"
+		row "    one at a time / batch" "" "$(x "$(time_ratio "/tmp/at.l$n" "/tmp/at.b$n")")"
 	else
 		row "  N=$n" "$(median < "/tmp/at.b$n")" "not measured"
 	fi
@@ -250,7 +252,7 @@ row "  (untraced $(median < /tmp/dc.base | xargs printf %.1f) ns)" "" ""
 row "    function_args alone" "$(dovh args)" ""
 row "    + batch direct trampoline (ftrace_caller)" "$(dovh batch)" ""
 row "    + 6.12 direct trampoline (ftrace_regs_caller)" "$(dovh legacy)" ""
-row "    the direct call's cost, full-regs / partial" "" "$(ratio_or_noise /tmp/dc.r /tmp/dc.noise /tmp/dc.ld /tmp/dc.bd)x"
+row "    the direct call's cost, full-regs / partial" "" "$(x "$(ratio_or_noise /tmp/dc.r /tmp/dc.noise /tmp/dc.ld /tmp/dc.bd)")"
 row "      (each call's cost over function_args alone, ns)" "$(median < /tmp/dc.ld | xargs printf %.1f)" "$(median < /tmp/dc.bd | xargs printf %.1f)"
 reset
 echo
