@@ -253,7 +253,7 @@ row "    function_args alone" "$(dovh args)" ""
 row "    + batch direct trampoline (ftrace_caller)" "$(dovh batch)" ""
 row "    + 6.12 direct trampoline (ftrace_regs_caller)" "$(dovh legacy)" ""
 row "    the direct call's cost, full-regs / partial" "" "$(x "$(ratio_or_noise /tmp/dc.r /tmp/dc.noise /tmp/dc.ld /tmp/dc.bd)")"
-row "      (each call's cost over function_args alone, ns)" "$(median < /tmp/dc.ld | xargs printf %.1f)" "$(median < /tmp/dc.bd | xargs printf %.1f)"
+row "      (costs over function_args: full-regs, partial)" "$(median < /tmp/dc.ld | xargs printf %.1f)" "$(median < /tmp/dc.bd | xargs printf %.1f)"
 reset
 echo
 
