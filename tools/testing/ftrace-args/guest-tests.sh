@@ -73,7 +73,7 @@ report() {
 	while read -r t l; do
 		k=${l%%-*}
 		read -r f < "$logs/$l"
-		lcase[$k]=${f##*"$ftdir/test.d/"}
+		lcase[$k]=${f##*/test.d/}
 		cs "$t"
 		end[$k]=$CS
 	done < <(find "$logs" -name '*-log.*' -printf '%T@ %f\n')
@@ -86,9 +86,12 @@ report() {
 	done < <(grep -HE '^(case [0-9]+: |[a-z-]+: [0-9]+ cases: )' "$logs"/*-log.* 2>/dev/null)
 	# "[1] (instance)  description	[RESULT]": one line per run.
 	while IFS=$'\t' read -r k res desc; do
-		c=${lcase[$k]:-}
+		c=
+		for f in "$@"; do
+			[ "$f" = "${lcase[$k]:-}" ] && c=$f && break
+		done
 		if [ -z "$c" ] || [ -z "${end[$k]:-}" ]; then
-			echo "[FAIL] ftracetest run $k of ${*}: no log"
+			echo "[FAIL] ftracetest run $k of ${*}: no log of a case of the batch"
 			continue
 		fi
 		if [ -n "${end[$k]:-}" ]; then
@@ -113,7 +116,9 @@ report() {
 	# ftracetest prints its counts at the end; without them it died
 	if ! grep -q '^# of passed: ' "$logs.out"; then
 		echo "[FAIL] ftracetest on $*: ended early"
+		# its last line may be a "[N] description" with no end
 		tail -n 20 "$logs.out"
+		echo
 	fi
 	for c in "$@"; do
 		if [ -z "${lines[$c]:-}" ]; then
@@ -133,7 +138,9 @@ report() {
 while :; do
 	batch=()
 	left=("$queue"/*.case)
-	[ -e "${left[0]}" ] || break
+	# no match leaves the pattern itself; a first case that another
+	# guest took since does not mean the queue is empty
+	[ -e "${left[0]}" ] || [ ${#left[@]} -gt 1 ] || break
 	max=$((${#left[@]} / (2 * ${FTA_SHARDS:-2})))
 	[ $max -gt 8 ] && max=8
 	[ $max -lt 1 ] && max=1
@@ -152,9 +159,9 @@ while :; do
 	n=$((n + ${#batch[@]}))
 	logs=/tmp/ftracetest-logs/$runs
 	# If the guest hangs, this line names the cases that were running
-	echo "== run $runs: ${batch[*]}"
+	echo "== run $shard.$runs: ${batch[*]}"
 	t0=$EPOCHREALTIME
-	"$ftdir/ftracetest" -k -l "$logs" "${batch[@]/#/$ftdir/test.d/}" > "$logs.out" 2>&1
+	"$ftdir/ftracetest" -k -l "$logs" "${batch[@]/#/"$ftdir/test.d/"}" > "$logs.out" 2>&1
 	report "$logs" "$t0" "${batch[@]}" | tee "$logs.report"
 	# A case that failed runs again alone, which tells a failure that
 	# needs the cases before it in the batch from one that does not.
@@ -163,12 +170,18 @@ while :; do
 	# The result of the first run is the one that counts.
 	for c in "${batch[@]}"; do
 		grep -q "^\[FAIL\] ftracetest $c: " "$logs.report" || continue
-		"$ftdir/ftracetest" --stop-fail -l "$logs.again" "$ftdir/test.d/$c" > "$logs.again.out" 2>&1
+		# ftracetest sets these and, stopped at a failure, does not
+		# put them back
+		read -r rt < /proc/sys/kernel/sched_rt_runtime_us
+		"$ftdir/ftracetest" --stop-fail --fail-unresolved -l "$logs.again" \
+			"$ftdir/test.d/$c" > "$logs.again.out" 2>&1
+		echo 0 > /sys/kernel/tracing/tracing_on
 		echo "---- $c run again alone: $(grep -o '\[[A-Z]*\]$' "$logs.again.out" | tr '\n' ' ')"
 		echo "---- trace (top level, first 40 records)"
-		echo 0 > /sys/kernel/tracing/tracing_on
-		grep -v '^#' /sys/kernel/tracing/trace 2>/dev/null | head -n 40
+		grep -v '^#' /sys/kernel/tracing/trace 2>/dev/null | head -n 40 | sed 's/^/  /'
 		echo nop > /sys/kernel/tracing/current_tracer
+		echo 0 > /sys/kernel/tracing/options/pause-on-trace 2>/dev/null
+		echo "$rt" > /proc/sys/kernel/sched_rt_runtime_us
 		echo 1 > /sys/kernel/tracing/tracing_on
 	done
 done
