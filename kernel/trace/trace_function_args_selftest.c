@@ -6,12 +6,14 @@
  * traces the targets in trace_function_args_selftest_dynamic.c, which is
  * built with the ftrace flags, and checks the records (register, struct
  * and stack arguments, the three kinds of string), the reads at the end
- * of the stack, the model of a struct returned in memory, and that an
+ * of the stack, the model of a struct returned in memory, how a cut stack
+ * argument and a struct returned in memory print, and that an
  * argument-only ops cannot ask for the full pt_regs.
  */
 #include <linux/ftrace_args.h>
 #include <linux/ftrace.h>
 #include <linux/sched/task_stack.h>
+#include <linux/slab.h>
 
 #include "trace.h"
 #include "trace_function_args.h"
@@ -159,6 +161,99 @@ err:
 	return ret;
 }
 
+/*
+ * Print @entry as the trace file would, into @iter's seq; false when the
+ * line does not hold @want.
+ */
+static __init bool fargs_selftest_prints(struct trace_iterator *iter,
+					 struct func_args_entry *entry,
+					 unsigned int nr, const char *want)
+{
+	char *buf = iter->seq.buffer, *nl;
+
+	trace_seq_init(&iter->seq);
+	entry->ent.type = TRACE_FN_ARGS;
+	iter->ent = &entry->ent;
+	iter->ent_size = sizeof(*entry) + nr * sizeof(long);
+	fargs_event.funcs->trace(iter, 0, &fargs_event);
+	trace_seq_putc(&iter->seq, '\0');
+	nl = strchr(buf, '\n');
+	if (nl)
+		*nl = '\0';
+	if (strstr(buf, want))
+		return true;
+	pr_err("function_args selftest: printed \"%s\", expected \"%s\" in it\n",
+	       buf, want);
+	return false;
+}
+
+/*
+ * The output of the two kinds of value that no traced call can make on
+ * demand: a stack argument past the end of the stack prints as <bad>
+ * (the record that fargs_selftest_stack_end()'s first read makes), and a
+ * struct returned in memory prints as the pointer to it, with its type.
+ */
+static __init int fargs_selftest_print(struct trace_array *tr,
+				       unsigned long ip)
+{
+	unsigned long big = ftrace_location((unsigned long)fargs_selftest_big_ret);
+	/* Any value: the pointer is printed, never read */
+	const unsigned long ret_buf = 0xffff888000123450UL;
+	const struct ftrace_func_model *model;
+	struct trace_iterator *iter;
+	struct func_args_entry *entry;
+	char want[80];
+	bool no_btf;
+	int ret = -EINVAL;
+
+	iter = kzalloc(sizeof(*iter), GFP_KERNEL);
+	entry = kzalloc(sizeof(*entry) + 16 * sizeof(long), GFP_KERNEL);
+	if (!iter || !entry) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	iter->tr = tr;
+
+	/* f, the first stack slot, was read; g, the second, was not */
+	entry->ip = ip;
+	entry->flags = FARGS_FL_STACK_CUT | 1 << FARGS_STACK_SHIFT;
+	entry->nr_words = 8;
+	entry->args[4] = 11;
+	entry->args[5] = -13;
+	entry->args[6] = 17;
+	if (!fargs_selftest_prints(iter, entry, 8, ", f=17, g=<bad>)"))
+		goto out;
+
+	/* pahole may leave it out: fargs_selftest_ret_mem() said so */
+	rcu_read_lock();
+	model = ftrace_args_model(big);
+	no_btf = model && model->reason == FTRACE_MODEL_NO_BTF;
+	rcu_read_unlock();
+	if (no_btf) {
+		ret = 0;
+		goto out;
+	}
+
+	/* A call-through record: %rax holds the caller's buffer */
+	memset(entry, 0, sizeof(*entry) + 16 * sizeof(long));
+	entry->ip = big;
+	entry->flags = FARGS_FL_RET;
+	entry->nr_words = 2;
+	entry->args[0] = 3;
+	entry->args[1] = 4;
+	entry->args[2] = ret_buf;
+	entry->args[4] = 1500;
+	snprintf(want, sizeof(want),
+		 "(a=3, b=4) = (struct fargs_selftest_big *)0x%lx (1.500 us)",
+		 ret_buf);
+	if (fargs_selftest_prints(iter, entry, 2 + FARGS_RET_WORDS, want))
+		ret = 0;
+out:
+	kfree(entry);
+	kfree(iter);
+	return ret;
+}
+
 /* An argument-only ops must not be able to ask for the full pt_regs. */
 static struct ftrace_ops fargs_selftest_regs_ops __initdata = {
 	.func	= ftrace_stub,
@@ -212,6 +307,8 @@ __init int fargs_selftest(struct tracer *trace, struct trace_array *tr)
 		ret = fargs_selftest_stack_end(ip);
 	if (!ret)
 		ret = fargs_selftest_ret_mem();
+	if (!ret)
+		ret = fargs_selftest_print(tr, ip);
 out:
 	fargs_flags.val = saved_flags;
 	ftrace_set_filter(tr->ops, NULL, 0, 1);
