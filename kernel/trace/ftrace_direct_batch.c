@@ -847,7 +847,8 @@ EXPORT_SYMBOL_GPL(ftrace_direct_batch_lookup);
  * never gets here with work to do).  The module's own functions stay
  * attached until their text is gone: ftrace_direct_batch_text_free()
  * drops them then.  When a partial detach has no memory, the whole batch
- * is detached, which needs none.
+ * is detached, which needs none; a batch with no trampoline in the module
+ * is not touched.
  */
 static int fdb_module_notify(struct notifier_block *nb, unsigned long state,
 			     void *data)
@@ -857,7 +858,7 @@ static int fdb_module_notify(struct notifier_block *nb, unsigned long state,
 	struct ftrace_hash *hash, *req;
 	struct module *mod = data;
 	unsigned long addr;
-	unsigned int i;
+	unsigned int i, n;
 	int err;
 
 	if (state != MODULE_STATE_GOING)
@@ -880,7 +881,16 @@ static int fdb_module_notify(struct notifier_block *nb, unsigned long state,
 		}
 		if (!hash)
 			continue;
-		req = fdb_alloc_hash(hash->count);
+		/* Only a batch with trampolines in the module has work here */
+		n = 0;
+		for (i = 0; i < BIT(hash->size_bits); i++) {
+			hlist_for_each_entry(entry, &hash->buckets[i], hlist)
+				n += within_module(ftrace_find_rec_direct(entry->ip),
+						   mod);
+		}
+		if (!n)
+			continue;
+		req = fdb_alloc_hash(n);
 		for (i = 0; req && i < BIT(hash->size_bits); i++) {
 			hlist_for_each_entry(entry, &hash->buckets[i], hlist) {
 				addr = ftrace_find_rec_direct(entry->ip);
@@ -895,9 +905,7 @@ static int fdb_module_notify(struct notifier_block *nb, unsigned long state,
 				new->direct = addr;
 			}
 		}
-		err = req ? 0 : -ENOMEM;
-		if (req && req->count)
-			err = fdb_update_locked(batch, NULL, req);
+		err = req ? fdb_update_locked(batch, NULL, req) : -ENOMEM;
 		if (err) {
 			pr_warn("ftrace: detaching the trampolines of module %s from %s failed (%d): detaching all of %s\n",
 				mod->name, batch->owner, err, batch->owner);
