@@ -10,9 +10,15 @@
  *
  * Then, in /sys/module/ftrace_direct_batch_bench/parameters/, last_ns is
  * the time the attach took, attached the number of functions attached
- * and hits the calls through the trampoline.  Unloading detaches them;
- * with leave=1 it does not free the batch, and ftrace's module notifier
- * must detach and free it (test.d/ftrace-args/direct-batch-modgone.tc).
+ * and hits the calls through the trampoline.  Unloading detaches them.
+ *
+ * Test knobs, bugs on purpose that ftrace must cope with (test.d/
+ * ftrace-args/direct-batch-modgone.tc): with leave=1 the module does not
+ * free its batch, and ftrace's module notifier must detach and free it;
+ * with orphan=1 too, the batch belongs to no module, as a built-in user's
+ * would, and the notifier must detach the trampolines in this module
+ * from it; init_tramp=1 first asks for a trampoline in this module's init
+ * text, which ftrace must refuse, and leaves the error in init_tramp_err.
  */
 #include <linux/module.h>
 #include <linux/ftrace.h>
@@ -23,7 +29,8 @@
 
 static char *filter;
 static unsigned int count, attached;
-static bool legacy, leave;
+static bool legacy, leave, orphan, init_tramp;
+static int init_tramp_err;
 static unsigned long hits, last_ns;
 module_param(filter, charp, 0444);
 MODULE_PARM_DESC(filter, "functions to attach at load (set_ftrace_filter syntax)");
@@ -33,6 +40,12 @@ module_param(legacy, bool, 0444);
 MODULE_PARM_DESC(legacy, "attach one function at a time, without the batch");
 module_param(leave, bool, 0444);
 MODULE_PARM_DESC(leave, "test only: unload without freeing the batch, a bug on purpose that ftrace must clean up (not with legacy)");
+module_param(orphan, bool, 0444);
+MODULE_PARM_DESC(orphan, "test only: with leave=1, a batch that no module owns");
+module_param(init_tramp, bool, 0444);
+MODULE_PARM_DESC(init_tramp, "test only: first try a trampoline in init text");
+module_param(init_tramp_err, int, 0444);
+MODULE_PARM_DESC(init_tramp_err, "what ftrace answered to init_tramp=1");
 module_param(attached, uint, 0444);
 MODULE_PARM_DESC(attached, "how many functions are attached");
 module_param(hits, ulong, 0444);
@@ -63,7 +76,11 @@ static int bench_batch(const unsigned long *ips, unsigned int n)
 	int err;
 	u64 t0;
 
-	batch = ftrace_direct_batch_alloc("ftrace-direct-batch-bench");
+	if (orphan && leave)
+		batch = __ftrace_direct_batch_alloc("ftrace-direct-batch-bench",
+						    NULL);
+	else
+		batch = ftrace_direct_batch_alloc("ftrace-direct-batch-bench");
 	if (IS_ERR(batch))
 		return PTR_ERR(batch);
 	pairs = kvmalloc_array(n, sizeof(*pairs), GFP_KERNEL);
@@ -113,6 +130,27 @@ static int bench_legacy(const unsigned long *ips, unsigned int n)
 	return err;
 }
 
+/*
+ * A trampoline in init text, here this function itself, would be called
+ * after the text is freed: ftrace must refuse it.
+ */
+static int __init bench_init_tramp(unsigned long ip)
+{
+	struct ftrace_direct_batch *b;
+	struct ftrace_direct_pair pair = {
+		.ip = ip,
+		.addr = (unsigned long)bench_init_tramp,
+	};
+	int err;
+
+	b = ftrace_direct_batch_alloc("ftrace-direct-batch-bench-init");
+	if (IS_ERR(b))
+		return PTR_ERR(b);
+	err = ftrace_direct_batch_add(b, &pair, 1);
+	ftrace_direct_batch_free(b);
+	return err;
+}
+
 static int __init ftrace_direct_batch_bench_init(void)
 {
 	unsigned long *ips;
@@ -133,6 +171,8 @@ static int __init ftrace_direct_batch_bench_init(void)
 		n = min(n, got);
 		if (count)
 			n = min_t(unsigned int, n, count);
+		if (init_tramp)
+			init_tramp_err = bench_init_tramp(ips[0]);
 		err = legacy ? bench_legacy(ips, n) : bench_batch(ips, n);
 	}
 	kvfree(ips);
