@@ -117,6 +117,10 @@ modules: kernel
 
 # The bench and debug kernels: the same tree, tinyconfig + build/kernel.config
 # + build/kernel-NAME.config, each in its own output folder and module root.
+# An objtool warning fails the debug kernel's build: it has the return
+# thunks, call depth tracking and IBT, which objtool checks, and its
+# build compiles the project's files again each time so that objtool
+# sees them.
 # $(call variant_kernel,NAME,OBJ,MODROOT) defines OBJ/.config and NAME-kernel.
 define variant_kernel
 $(2)/.config: build/kernel.config build/kernel-$(1).config | tree
@@ -129,8 +133,12 @@ $(2)/.config: build/kernel.config build/kernel-$(1).config | tree
 	@build/check-config.sh $$(REPO)/build/kernel.config $$(REPO)/build/kernel-$(1).config $(2)/.config
 
 $(1)-kernel: tree $(2)/.config
+	@build/check-space.sh '$$(FTA_CACHE)' $$(if $$(wildcard $(2)/vmlinux),2,6) "the $(1) kernel"
 	@echo "$(1) kernel: building in $(2)"
-	@+$$(MAKE) -C $$(SRC) O=$(2) CC="ccache gcc" -j$$(JOBS) bzImage modules
+	$(if $(filter debug,$(1)),@build/objtool-check.sh prepare '$$(REPO)' $(2))
+	@+$$(MAKE) -C $$(SRC) O=$(2) CC="ccache gcc" -j$$(JOBS) bzImage modules \
+		2> $(2)/build.err; rc=$$$$?; cat $(2)/build.err >&2; exit $$$$rc
+	$(if $(filter debug,$(1)),@build/objtool-check.sh check $(2) $(2)/build.err)
 	@+$$(MAKE) -s -C $$(SRC) O=$(2) INSTALL_MOD_PATH=$(3) \
 		INSTALL_MOD_STRIP=1 modules_install >/dev/null
 	@$$(PHASE) $(1)-kernel
