@@ -35,6 +35,26 @@ if [ "$shard" = 0 ]; then
 	echo "== harness tests took $((SECONDS - t0))s"
 fi
 
+# The debug guests boot with retbleed=stuff (run-tests): the return thunk
+# and the call-depth accounting of the call thunks, the direct trampolines
+# and the call-through trampoline run in every case.  Say so, and fail if
+# the kernel chose otherwise; say whether the CPU offers IBT (QEMU's TCG
+# does not: the ENDBRs are then checked only by objtool, at build time).
+if [ "$shard" = 0 ] && grep -q " retbleed=stuff" /proc/cmdline; then
+	rb=$(cat /sys/devices/system/cpu/vulnerabilities/retbleed 2>/dev/null)
+	if [ "$rb" = "Mitigation: Stuffing" ]; then
+		echo "[PASS] mitigations: retbleed: $rb (call depth tracking on)"
+	else
+		echo "[FAIL] mitigations: retbleed=stuff asked, retbleed: ${rb:-unknown}"
+		dmesg | grep -iE 'retbleed|spectre' | head -n 5
+	fi
+	if grep -qw ibt /proc/cpuinfo; then
+		echo "== IBT: enabled"
+	else
+		echo "== IBT: not enabled (the CPU offers no IBT; objtool checked the ENDBRs at build time)"
+	fi
+fi
+
 # shellcheck disable=SC1091
 [ -f "$queue/env" ] && . "$queue/env"
 n=0
@@ -134,7 +154,9 @@ report() {
 # (queued as 0-*) runs alone; the others run in batches, one ftracetest
 # for up to 8 cases: each ftracetest spends about 10 s under TCG on its
 # own set-up and clean-up.  A batch takes at most half of a guest's share
-# of the cases left, so that the guests end together.
+# of the cases left, so that the guests end together, and at least 3
+# cases: batches of one at the end cost more in set-up than the imbalance
+# that they save.
 while :; do
 	batch=()
 	left=("$queue"/*.case)
@@ -143,7 +165,7 @@ while :; do
 	[ -e "${left[0]}" ] || [ ${#left[@]} -gt 1 ] || break
 	max=$((${#left[@]} / (2 * ${FTA_SHARDS:-2})))
 	[ $max -gt 8 ] && max=8
-	[ $max -lt 1 ] && max=1
+	[ $max -lt 3 ] && max=3
 	for f in "${left[@]}"; do
 		# another guest may have taken it since
 		[ -e "$f" ] || continue
