@@ -152,7 +152,7 @@ report() {
 
 # Each guest claims cases from the queue until it is empty.  A slow case
 # (queued as 0-*) runs alone; the others run in batches, one ftracetest
-# for up to 8 cases: each ftracetest spends about 10 s under TCG on its
+# for up to 12 cases: each ftracetest spends about 10 s under TCG on its
 # own set-up and clean-up.  A batch takes at most half of a guest's share
 # of the cases left, so that the guests end together, and at least 3
 # cases: batches of one at the end cost more in set-up than the imbalance
@@ -164,7 +164,7 @@ while :; do
 	# guest took since does not mean the queue is empty
 	[ -e "${left[0]}" ] || [ ${#left[@]} -gt 1 ] || break
 	max=$((${#left[@]} / (2 * ${FTA_SHARDS:-2})))
-	[ $max -gt 8 ] && max=8
+	[ $max -gt 12 ] && max=12
 	[ $max -lt 3 ] && max=3
 	for f in "${left[@]}"; do
 		# another guest may have taken it since
