@@ -39,7 +39,7 @@
 /**
  * struct fta_model - a function model and what only the core uses of it
  * @hnode: link in the model cache
- * @rcu: deferred free
+ * @dead: next model to free, once out of the cache (fta_free_dead())
  * @lin_regs: when the first @lin_regs words are the first argument
  *	registers in order and the others the first stack slots in order (the
  *	common case), their count; else %FTRACE_ARGS_NOT_LINEAR
@@ -53,7 +53,7 @@
  */
 struct fta_model {
 	struct hlist_node		hnode;
-	struct rcu_head			rcu;
+	struct fta_model		*dead;
 	u8				lin_regs;
 	u8				src[FTRACE_ARGS_WORDS_MAX];
 	struct ftrace_func_model	pub;
@@ -101,15 +101,14 @@ EXPORT_SYMBOL_GPL(ftrace_args_reason_str);
  * ftrace_args_model - find the model of a traced function
  * @ip: the ftrace location (the ip an ftrace callback receives)
  *
- * Lock-free and cheap: one hash and a short chain walk.  Models are
- * freed after an RCU grace period, so the caller must be where one
- * waits for it: inside rcu_read_lock(), or in an ftrace callback past
- * ftrace_test_recursion_trylock(), which disables preemption and, on
- * architectures with noinstr sections (x86 among them), fails where RCU
- * is not watching.  A callback that the ftrace core calls without its
- * own recursion check may run preemptible, or where RCU is not watching:
- * it must take the recursion lock before it calls this.  The model stays
- * valid until the caller leaves that section.
+ * Lock-free and cheap: one hash and a short chain walk.  A model is freed
+ * after both an RCU grace period and an RCU Tasks Rude one, so the caller
+ * must be inside rcu_read_lock(), or have preemption disabled, as an
+ * ftrace callback has past ftrace_test_recursion_trylock(), where RCU may
+ * not be watching.  A callback that the ftrace core calls without its own
+ * recursion check may run preemptible: it must take the recursion lock
+ * before it calls this.  The model stays valid until the caller leaves
+ * that section.
  *
  * Return: the model, which may be an unknown model, or NULL when none was
  * built for @ip (the ip was never enabled by an %FTRACE_OPS_FL_ARGS_ONLY
@@ -726,13 +725,30 @@ out:
 }
 EXPORT_SYMBOL_GPL(ftrace_args_prepare);
 
-static void fta_free_rcu(struct rcu_head *rcu)
+/*
+ * Free the models on the @dead list, which are out of the cache, once no
+ * reader can hold them.  ftrace callbacks read them with preemption
+ * disabled, possibly where RCU is not watching (ftrace checks that only
+ * with CONFIG_FTRACE_VALIDATE_RCU_IS_WATCHING): synchronize_rcu_tasks_rude()
+ * waits for those, as the ftrace core does before it frees a dynamic
+ * ops.  synchronize_rcu() waits for the readers under rcu_read_lock()
+ * (the trace output).
+ */
+static void fta_free_dead(struct fta_model *dead)
 {
-	struct fta_model *m = container_of(rcu, struct fta_model, rcu);
+	struct fta_model *m;
 
-	if (m->pub.btf)
-		btf_put(m->pub.btf);
-	kfree(m);
+	if (!dead)
+		return;
+	synchronize_rcu();
+	synchronize_rcu_tasks_rude();
+	while (dead) {
+		m = dead;
+		dead = m->dead;
+		if (m->pub.btf)
+			btf_put(m->pub.btf);
+		kfree(m);
+	}
 }
 
 /**
@@ -742,16 +758,15 @@ static void fta_free_rcu(struct rcu_head *rcu)
  *
  * Called by the ftrace core when it frees init text: a module's after its
  * init function ran, the kernel's after boot.  A module's other text goes
- * with the module (fta_module_notify()).  The models are freed after a
- * grace period: callbacks read them only past ftrace's recursion check,
- * with preemption disabled and RCU watching.
+ * with the module (fta_module_notify()).  The models are freed once no
+ * reader can hold them (fta_free_dead()).
  *
  * Context: process context.
  */
 void ftrace_args_text_free(unsigned long start, unsigned long end)
 {
+	struct fta_model *m, *dead = NULL;
 	struct hlist_node *tmp;
-	struct fta_model *m;
 	unsigned int i;
 
 	mutex_lock(&fta_mutex);
@@ -760,10 +775,12 @@ void ftrace_args_text_free(unsigned long start, unsigned long end)
 			if (m->pub.ip < start || m->pub.ip >= end)
 				continue;
 			hlist_del_rcu(&m->hnode);
-			call_rcu(&m->rcu, fta_free_rcu);
+			m->dead = dead;
+			dead = m;
 		}
 	}
 	mutex_unlock(&fta_mutex);
+	fta_free_dead(dead);
 }
 
 /*
@@ -775,7 +792,7 @@ void ftrace_args_text_free(unsigned long start, unsigned long end)
 static int fta_module_notify(struct notifier_block *nb, unsigned long state,
 			     void *data)
 {
-	struct fta_model *m, *new;
+	struct fta_model *m, *new, *dead = NULL;
 	struct hlist_node *tmp;
 	struct module *mod = data;
 	unsigned int i;
@@ -790,19 +807,20 @@ static int fta_module_notify(struct notifier_block *nb, unsigned long state,
 				continue;
 			if (state == MODULE_STATE_GOING) {
 				hlist_del_rcu(&m->hnode);
-				call_rcu(&m->rcu, fta_free_rcu);
-				continue;
+			} else {
+				if (m->pub.reason != FTRACE_MODEL_NO_BTF)
+					continue;
+				new = fta_create(m->pub.ip);
+				if (!new)
+					continue;
+				hlist_replace_rcu(&m->hnode, &new->hnode);
 			}
-			if (m->pub.reason != FTRACE_MODEL_NO_BTF)
-				continue;
-			new = fta_create(m->pub.ip);
-			if (!new)
-				continue;
-			hlist_replace_rcu(&m->hnode, &new->hnode);
-			call_rcu(&m->rcu, fta_free_rcu);
+			m->dead = dead;
+			dead = m;
 		}
 	}
 	mutex_unlock(&fta_mutex);
+	fta_free_dead(dead);
 	return NOTIFY_OK;
 }
 

@@ -286,11 +286,11 @@ static int fdb_reserve(struct ftrace_direct_batch *batch, unsigned int count)
 
 /*
  * Unlink @ip's entry from @hash in place, for the paths that must not
- * fail, and park it in @batch->spare at *@n.  Readers walk the hash under
- * RCU: ftrace_ops_test() and fdb_call() run with preemption disabled and,
- * past ftrace's recursion check, where RCU watches; the ftrace core reads
- * the hashes under ftrace_lock, which the caller holds.  The caller frees
- * the parked entries after synchronize_rcu().
+ * fail, and park it in @batch->spare at *@n.  Readers walk the hash with
+ * preemption disabled (ftrace_ops_test(), fdb_call()), possibly where RCU
+ * is not watching, or under rcu_read_lock() (direct_functions); the
+ * ftrace core reads the hashes under ftrace_lock, which the caller holds.
+ * The caller frees the parked entries with fdb_free_parked().
  */
 static void fdb_unlink(struct ftrace_direct_batch *batch,
 		       struct ftrace_hash *hash, unsigned long ip,
@@ -305,11 +305,17 @@ static void fdb_unlink(struct ftrace_direct_batch *batch,
 	batch->spare[(*n)++] = entry;
 }
 
+/*
+ * Free the parked entries once no reader can hold them: RCU Tasks Rude
+ * covers the callers with preemption disabled where RCU is not watching,
+ * as the ftrace core waits for it before it frees a dynamic ops.
+ */
 static void fdb_free_parked(struct ftrace_direct_batch *batch, unsigned int n)
 {
 	if (!n)
 		return;
 	synchronize_rcu();
+	synchronize_rcu_tasks_rude();
 	while (n)
 		kfree(batch->spare[--n]);
 }

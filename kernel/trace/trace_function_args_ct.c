@@ -68,10 +68,11 @@ static DEFINE_MUTEX(fargs_ct_mutex);
 static LIST_HEAD(fargs_ct_list);
 /*
  * Every attached function, with the instance that records it (in the
- * entries' direct field).  RCU: read only by the trampoline's handlers and
- * the tracer's callback, and only past ftrace_test_recursion_trylock(),
- * which disables preemption and fails where RCU is not watching (x86
- * selects ARCH_WANTS_NO_INSTR): synchronize_rcu() waits for every reader.
+ * entries' direct field).  Read only by the trampoline's handlers and the
+ * tracer's callback, past ftrace_test_recursion_trylock(), with preemption
+ * disabled, possibly where RCU is not watching: fargs_ct_map_swap() waits
+ * for an RCU grace period and an RCU Tasks Rude one, which covers those,
+ * as the ftrace core does before it frees a dynamic ops.
  * The trampoline itself reads nothing: it is static text, and a task
  * inside a function's body when the function is detached finds no map
  * entry on its way out (fargs_ct_exit()), or, with the instance gone,
@@ -299,6 +300,7 @@ static struct ftrace_hash *fargs_ct_map_swap(struct ftrace_hash *map)
 	if (!map || !map->count)
 		static_branch_disable(&fargs_ct_active);
 	synchronize_rcu();
+	synchronize_rcu_tasks_rude();
 	return old;
 }
 
