@@ -1,14 +1,17 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# host-tests.sh REPO: host-side tests of the set-up scripts in REPO/build
-# and of the statistics of `make bench` (no guest).  apt-get, apt-cache and id are replaced by stubs on PATH, so
+# host-tests.sh REPO [SRC CACHE]: host-side tests of the set-up scripts in
+# REPO/build, of the statistics of `make bench` and, given the assembled
+# tree SRC, of the Kconfig of another architecture (no guest).  apt-get, apt-cache and id are replaced by stubs on PATH, so
 # the tests install nothing and give the same answers on every machine;
 # dpkg-query is the real one, asked about packages that every Debian
 # system has (dpkg, bash) and names that no Debian system has.
 . "$(dirname "$0")/lib.sh"
 
 repo=$1
+src=${2:-}
+cache=${3:-}
 inst=$repo/build/install-packages.sh
 space=$repo/build/check-space.sh
 tmp=$(mktemp -d)
@@ -146,6 +149,33 @@ t_space() {
 		{ echo "$out"; return 1; }
 }
 
+# The features depend on what only x86-64 provides: the argument
+# locations of its calling convention (HAVE_FTRACE_ARGS) and the direct
+# call from its ftrace_caller (HAVE_FTRACE_DIRECT_BATCH).  arm64 has
+# everything else they need (DYNAMIC_FTRACE_WITH_ARGS, BTF, BPF): asked
+# for them, its config must leave them out.  Kconfig only, with the host's
+# compiler; the output folder is kept in CACHE, so that its conf tool is
+# built once.
+t_kconfig_arch() {
+	local o=$cache/kconfig-arm64 frag=$tmp/frag.config
+	mkdir -p "$o"
+	printf 'CONFIG_%s=y\n' FTRACE FUNCTION_TRACER DYNAMIC_FTRACE BPF_SYSCALL \
+		DEBUG_INFO DEBUG_INFO_DWARF_TOOLCHAIN_DEFAULT DEBUG_INFO_BTF \
+		FTRACE_ARGS FUNCTION_ARGS_TRACER FTRACE_DIRECT_BATCH \
+		SAMPLES SAMPLE_FTRACE_DIRECT_BATCH > "$frag"
+	make -s -C "$src" O="$o" ARCH=arm64 defconfig > "$tmp/kc.log" 2>&1 &&
+	(cd "$src" && scripts/kconfig/merge_config.sh -m -O "$o" "$o/.config" "$frag") >> "$tmp/kc.log" 2>&1 &&
+	make -s -C "$src" O="$o" ARCH=arm64 olddefconfig >> "$tmp/kc.log" 2>&1 ||
+		{ tail -n 20 "$tmp/kc.log"; return 1; }
+	# the generic dependencies hold there...
+	grep -qx 'CONFIG_DYNAMIC_FTRACE_WITH_ARGS=y' "$o/.config" ||
+		{ echo "arm64 config without DYNAMIC_FTRACE_WITH_ARGS: the check proves nothing"; return 1; }
+	# ... and the features are left out
+	if grep -E '^CONFIG_(HAVE_FTRACE_ARGS|FTRACE_ARGS|FUNCTION_ARGS_TRACER|HAVE_FTRACE_DIRECT_BATCH|FTRACE_DIRECT_BATCH|SAMPLE_FTRACE_DIRECT_BATCH)=' "$o/.config"; then
+		return 1
+	fi
+}
+
 # The bench's statistics (bench/stats.sh), on numbers with known answers.
 # nums FILE N...: FILE holds N..., one a line.
 nums() { local f=$tmp/$1; shift; printf '%s\n' "$@" > "$f"; }
@@ -202,3 +232,6 @@ run_test "host: install-packages: an unreadable list is named" t_bad_list
 run_test "host: install-packages: the project's lists parse" t_project_lists
 run_test "host: check-space: refuses with a clear message" t_space
 run_test "host: bench statistics: ratios only for rows clear of their noise" t_bench_stats
+if [ -n "$src" ]; then
+	run_test "host: Kconfig: arm64 leaves out function_args and the batch interface" t_kconfig_arch
+fi
