@@ -186,6 +186,7 @@ t_bench_stats() (
 	expect() { [ "$2" = "$3" ] || { echo "$1: got '$2', want '$3'"; exit 1; }; }
 	expect "median, odd" "$(printf '5\n1\n3\n' | median)" 3
 	expect "median, even" "$(printf '4\n1\n3\n2\n' | median)" 2.5
+	expect "distance" "$(distance 3.5 5)" 1.5
 	nums steady 100 101 99 100 102 98 100
 	nums drift 1 2 1 3 1
 	nums ratio 1.5 1.6 1.4 1.5 1.5

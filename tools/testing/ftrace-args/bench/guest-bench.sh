@@ -58,7 +58,7 @@ percall() {
 		done
 		b2=$("$bench" loop "$n" "$wl")
 		echo "($b1 + $b2) / 2" | bc -l >> /tmp/pc.base
-		echo "$b1 $b2" | awk '{ d = $1 - $2; print d < 0 ? -d : d }' >> /tmp/pc.noise
+		distance "$b1" "$b2" >> /tmp/pc.noise
 		for m in "$@"; do
 			echo "$(cat "/tmp/pc.$m.t") - ($b1 + $b2) / 2" | bc -l >> "/tmp/pc.$m"
 		done
@@ -237,7 +237,7 @@ for _ in $(seq "$reps"); do
 	done
 	b2=$("$bench" loop "$calls" getppid)
 	echo "($b1 + $b2) / 2" | bc -l >> /tmp/dc.base
-	echo "$b1 $b2" | awk '{ d = $1 - $2; print d < 0 ? -d : d }' >> /tmp/dc.noise
+	distance "$b1" "$b2" >> /tmp/dc.noise
 	for m in args batch legacy; do
 		echo "$(cat "/tmp/dc.$m.t") - ($b1 + $b2) / 2" | bc -l >> "/tmp/dc.$m"
 	done
@@ -290,7 +290,7 @@ if [ -e $T/set_ftrace_direct_multi ]; then
 		done
 		b2=$("$bench" loop "$calls" affinity)
 		echo "($b1 + $b2) / 2" | bc -l >> /tmp/ct.base
-		echo "$b1 $b2" | awk '{ d = $1 - $2; print d < 0 ? -d : d }' >> /tmp/ct.noise
+		distance "$b1" "$b2" >> /tmp/ct.noise
 		for m in graph ct; do
 			echo "$(cat "/tmp/ct.$m.t") - ($b1 + $b2) / 2" | bc -l >> "/tmp/ct.$m"
 		done

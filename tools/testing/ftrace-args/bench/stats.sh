@@ -26,6 +26,12 @@ median() {
 		}'
 }
 
+# distance A B: |A - B|, the noise of one repetition from its two untraced
+# loops
+distance() {
+	echo "$1 $2" | awk '{ d = $1 - $2; print d < 0 ? -d : d }'
+}
+
 # spread FILE: half the interquartile range of the numbers in FILE
 spread() {
 	sort -g "$1" | awk '{ v[NR] = $1 }
