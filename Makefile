@@ -71,9 +71,15 @@ help:
 
 # No stamp: the check costs a dpkg-query, and a stamp in a root-owned cache
 # would hide a package removed since.  Only an install needs root.
+# The guests bind the built modules over /lib/modules and cannot create
+# it on their read-only root; a root with no kernel package installed (a
+# container, a minimal root) has none.
 deps:
 	@build/install-packages.sh build/packages.txt
 	@build/fetch-base.sh --install '$(BASE_VERSION)'
+	@[ -d /lib/modules ] || mkdir -p /lib/modules 2>/dev/null || { \
+		echo "deps: ERROR: /lib/modules is missing, and the guests mount the built modules there: run 'sudo make deps' once" >&2; \
+		exit 1; }
 	@$(PHASE) install
 
 deps-full: deps
