@@ -57,6 +57,12 @@ int ftrace_direct_batch_update(struct ftrace_direct_batch *batch,
 int ftrace_direct_batch_retarget(struct ftrace_direct_batch *batch,
 				 const struct ftrace_direct_pair *pairs,
 				 unsigned int cnt);
+int ftrace_direct_batch_apply(struct ftrace_direct_batch *batch,
+			      const struct ftrace_direct_pair *add,
+			      unsigned int nr_add,
+			      const struct ftrace_direct_pair *set,
+			      unsigned int nr_set,
+			      const unsigned long *del, unsigned int nr_del);
 unsigned int ftrace_direct_batch_count(struct ftrace_direct_batch *batch);
 unsigned long ftrace_direct_batch_get(struct ftrace_direct_batch *batch,
 				      unsigned long ip);
@@ -100,6 +106,17 @@ static inline int
 ftrace_direct_batch_retarget(struct ftrace_direct_batch *batch,
 			     const struct ftrace_direct_pair *pairs,
 			     unsigned int cnt)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline int
+ftrace_direct_batch_apply(struct ftrace_direct_batch *batch,
+			  const struct ftrace_direct_pair *add,
+			  unsigned int nr_add,
+			  const struct ftrace_direct_pair *set,
+			  unsigned int nr_set,
+			  const unsigned long *del, unsigned int nr_del)
 {
 	return -EOPNOTSUPP;
 }

@@ -198,18 +198,20 @@ fail:
 
 /*
  * A new direct_functions hash: the current one without the functions of
- * @del, and with those of @set, which may be new (attach) or have a new
- * trampoline (retarget).  Either may be NULL.
+ * @del, and with those of @add (new) and @set (a new trampoline).  Any of
+ * them may be NULL.
  */
-static struct ftrace_hash *fdb_direct_build(struct ftrace_hash *set,
+static struct ftrace_hash *fdb_direct_build(struct ftrace_hash *add,
+					    struct ftrace_hash *set,
 					    struct ftrace_hash *del)
 {
 	struct ftrace_hash *cur = ftrace_direct_functions();
+	struct ftrace_hash *in[2] = { add, set };
 	struct ftrace_func_entry *entry, *new;
 	struct ftrace_hash *hash;
-	unsigned int i;
+	unsigned int h, i;
 
-	hash = fdb_alloc_hash(cur->count + (set ? set->count : 0));
+	hash = fdb_alloc_hash(cur->count + (add ? add->count : 0));
 	if (!hash)
 		return NULL;
 
@@ -224,12 +226,14 @@ static struct ftrace_hash *fdb_direct_build(struct ftrace_hash *set,
 			new->direct = entry->direct;
 		}
 	}
-	for (i = 0; set && i < BIT(set->size_bits); i++) {
-		hlist_for_each_entry(entry, &set->buckets[i], hlist) {
-			new = add_hash_entry(hash, entry->ip);
-			if (!new)
-				goto fail;
-			new->direct = entry->direct;
+	for (h = 0; h < ARRAY_SIZE(in); h++) {
+		for (i = 0; in[h] && i < BIT(in[h]->size_bits); i++) {
+			hlist_for_each_entry(entry, &in[h]->buckets[i], hlist) {
+				new = add_hash_entry(hash, entry->ip);
+				if (!new)
+					goto fail;
+				new->direct = entry->direct;
+			}
 		}
 	}
 	return hash;
@@ -360,18 +364,68 @@ static bool fdb_detach_all(struct ftrace_direct_batch *batch)
 }
 
 /*
- * Attach the functions of @add and detach those of @del (either may be
- * NULL) in one ftrace code update: the batch's ops gets its new filter
- * hash in one move, or is registered or unregistered.  direct_functions
- * holds the new trampolines before any call site can reach them, and
- * drops the detached ones once no task can enter them.
+ * A stub ops on the functions of @set sends their call sites through
+ * ftrace_caller and the batch's callback, which reads the trampoline of
+ * each call from direct_functions, so that the hash can change under
+ * them.  Taking the stub away patches the sites with the new trampolines
+ * and, as the ops is dynamic, waits for the tasks that may still be in
+ * the old ones.
  */
-static int fdb_update_locked(struct ftrace_direct_batch *batch,
-			     struct ftrace_hash *add, struct ftrace_hash *del)
+static struct ftrace_ops *fdb_stub_get(struct ftrace_hash *set)
 {
-	struct ftrace_hash *pre = NULL, *post = NULL, *prev = NULL;
+	struct ftrace_ops *stub;
 	unsigned long *ips;
 	unsigned int cnt;
+	int err = -ENOMEM;
+
+	stub = kzalloc(sizeof(*stub), GFP_KERNEL);
+	ips = fdb_ips(set, NULL, NULL, &cnt);
+	if (!stub || !ips)
+		goto fail;
+	stub->func = ftrace_stub;
+	stub->flags = FTRACE_OPS_FL_STUB;
+	err = ftrace_set_filter_ips(stub, ips, cnt, 0, 0);
+	if (!err)
+		err = register_ftrace_function_nolock(stub);
+	if (err)
+		ftrace_free_filter(stub);
+	else
+		goto out;
+fail:
+	kfree(stub);
+	stub = ERR_PTR(err);
+out:
+	kvfree(ips);
+	return stub;
+}
+
+static void fdb_stub_put(struct ftrace_ops *stub)
+{
+	if (!stub)
+		return;
+	unregister_ftrace_function(stub);
+	ftrace_free_filter(stub);
+	kfree(stub);
+}
+
+/*
+ * Attach the functions of @add, retarget those of @set and detach those
+ * of @del (any may be NULL): one ftrace code update for @add and @del,
+ * two for @set (the stub), whatever the numbers are.  The batch's ops
+ * gets its new filter hash in one move, or is registered or unregistered.
+ * direct_functions holds the new trampolines of @add before any call site
+ * can reach them; it takes the new trampolines of @set and drops the
+ * functions of @del only once that update has succeeded, so that on error
+ * no task has entered a trampoline that the caller then frees.
+ */
+static int fdb_apply_locked(struct ftrace_direct_batch *batch,
+			    struct ftrace_hash *add, struct ftrace_hash *set,
+			    struct ftrace_hash *del)
+{
+	struct ftrace_hash *pre = NULL, *post = NULL, *prev = NULL;
+	struct ftrace_ops *stub = NULL;
+	unsigned long *ips = NULL;
+	unsigned int cnt = 0;
 	int err;
 
 	if (add) {
@@ -380,24 +434,41 @@ static int fdb_update_locked(struct ftrace_direct_batch *batch,
 		if (err)
 			return err;
 	}
-	/* Built from the same current hash: before, then after the update */
-	ips = fdb_ips(fdb_hash(batch), add, del, &cnt);
-	if (add)
-		pre = fdb_direct_build(add, NULL);
-	if (del)
-		post = fdb_direct_build(add, del);
-	if (!ips || (add && !pre) || (del && !post)) {
-		free_ftrace_hash(pre);
-		free_ftrace_hash(post);
-		kvfree(ips);
-		return -ENOMEM;
+	/* The batch's functions after the update */
+	if (add || del) {
+		ips = fdb_ips(fdb_hash(batch), add, del, &cnt);
+		if (!ips)
+			return -ENOMEM;
+	}
+	if (set) {
+		stub = fdb_stub_get(set);
+		err = PTR_ERR_OR_ZERO(stub);
+		if (err) {
+			kvfree(ips);
+			return err;
+		}
 	}
 
+	err = -ENOMEM;
 	WRITE_ONCE(batch->ops.direct_call, 0);
-	if (pre)
+	if (add) {
+		pre = fdb_direct_build(add, NULL, NULL);
+		if (!pre)
+			goto out;
 		prev = ftrace_direct_functions_swap(pre);
+		pre = NULL;
+	}
+	/* Built from the hash in place now, before anything can fail */
+	if (set || del) {
+		post = fdb_direct_build(NULL, set, del);
+		if (!post)
+			goto out;
+	}
 
-	if (!cnt) {
+	err = 0;
+	if (!add && !del) {
+		/* Retarget only: the filter stays as it is */
+	} else if (!cnt) {
 		/* The last functions: unregistering waits for the callers. */
 		err = unregister_ftrace_function(&batch->ops);
 		if (!err)
@@ -414,64 +485,22 @@ static int fdb_update_locked(struct ftrace_direct_batch *batch,
 		if (!err && del)
 			synchronize_rcu_tasks();
 	}
-
-	if (err) {
-		if (pre) {
-			ftrace_direct_functions_swap(prev);
-			ftrace_direct_functions_free(pre);
-		}
-		free_ftrace_hash(post);
-	} else {
-		ftrace_direct_functions_free(prev);
-		if (post)
-			ftrace_direct_functions_free(ftrace_direct_functions_swap(post));
+	if (!err && post) {
+		/* The stub keeps the call sites of @set on ftrace_caller */
+		ftrace_direct_functions_free(ftrace_direct_functions_swap(post));
+		post = NULL;
 	}
-	kvfree(ips);
-	fdb_set_common(batch);
-	return err;
-}
-
-static int fdb_retarget_locked(struct ftrace_direct_batch *batch,
-			       struct ftrace_hash *req)
-{
-	struct ftrace_hash *direct;
-	struct ftrace_ops *tmp;
-	unsigned long *ips;
-	unsigned int cnt;
-	int err = -ENOMEM;
-
-	tmp = kzalloc(sizeof(*tmp), GFP_KERNEL);
-	ips = fdb_ips(req, NULL, NULL, &cnt);
-	direct = fdb_direct_build(req, NULL);
-	if (!tmp || !ips || !direct)
-		goto out;
-
-	/*
-	 * A stub ops on the same functions sends their call sites through
-	 * ftrace_caller and the batch's callback, which reads the trampoline
-	 * of each call from direct_functions.  Swap the hash meanwhile; taking
-	 * the stub away patches the sites with the new trampolines.
-	 */
-	tmp->func = ftrace_stub;
-	tmp->flags = FTRACE_OPS_FL_STUB;
-	err = ftrace_set_filter_ips(tmp, ips, cnt, 0, 0);
-	if (!err)
-		err = register_ftrace_function_nolock(tmp);
-	if (err) {
-		ftrace_free_filter(tmp);
-		goto out;
-	}
-	WRITE_ONCE(batch->ops.direct_call, 0);
-	ftrace_direct_functions_free(ftrace_direct_functions_swap(direct));
-	direct = NULL;
-	/* Unregistering a dynamic ops waits for the old trampolines' callers. */
-	unregister_ftrace_function(tmp);
-	ftrace_free_filter(tmp);
-	fdb_set_common(batch);
 out:
-	free_ftrace_hash(direct);
+	if (err && prev) {
+		/* The callers that took the new hash are gone by its free */
+		ftrace_direct_functions_free(ftrace_direct_functions_swap(prev));
+		prev = NULL;
+	}
+	ftrace_direct_functions_free(prev);
+	fdb_stub_put(stub);
+	fdb_set_common(batch);
+	free_ftrace_hash(post);
 	kvfree(ips);
-	kfree(tmp);
 	return err;
 }
 
@@ -561,60 +590,104 @@ void ftrace_direct_batch_free(struct ftrace_direct_batch *batch)
 EXPORT_SYMBOL_GPL(ftrace_direct_batch_free);
 
 /**
- * ftrace_direct_batch_update - attach and detach in one ftrace update
+ * ftrace_direct_batch_apply - attach, retarget and detach at once
  * @batch: the owner
  * @add: functions to attach, and the trampoline each one calls; a
  *	function is named by its address or its ftrace location
  * @nr_add: number of @add, may be 0
+ * @set: functions of @batch to send to another trampoline
+ * @nr_set: number of @set, may be 0
  * @del: functions of @batch to detach
  * @nr_del: number of @del, may be 0
  *
- * Attaches every pair of @add and detaches every function of @del, or
- * changes nothing, in one ftrace code update whatever the numbers are.
+ * Attaches every pair of @add, retargets every pair of @set and detaches
+ * every function of @del, or changes nothing.  That is one ftrace code
+ * update whatever the numbers are, and two more when @nr_set is not 0:
+ * the call sites of @set go through ftrace_caller while their trampolines
+ * change, and keep calling the old trampoline or the new one; none is
+ * skipped.
+ *
  * A trampoline is entered as the function's call site would enter it,
  * with the function's arguments in their registers and the return
  * address into the function on the stack; it must be able to run there,
  * like the ones in samples/ftrace/.  When the call returns, no task runs
- * or will enter the detached trampolines.
+ * or will enter the detached trampolines or the old trampolines of @set.
  *
  * Context: process context; sleeps.
  * Return: 0 on success, or
- *  -EINVAL  both lists are empty, a trampoline is 0, or a function
- *           appears twice in a list;
- *  -ENOENT  an address that is no function, or a function of @del that
- *           @batch does not have;
+ *  -EINVAL  all lists are empty, a trampoline is 0, or a function
+ *           appears twice in a list or in both @set and @del;
+ *  -ENOENT  an address that is no function, or a function of @set or
+ *           @del that @batch does not have;
  *  -ENODEV  a function that ftrace cannot trace (notrace), or a
  *           trampoline in a module that is going away or in a
  *           module's init text;
- *  -EEXIST  a function of @add that is in @batch already (also when it is
- *           in @del: use ftrace_direct_batch_retarget() to change its
- *           trampoline);
+ *  -EEXIST  a function of @add that is in @batch already;
  *  -EBUSY   a function with a direct trampoline of another owner, or one
  *           that an IPMODIFY ops (livepatch) uses;
  *  -ENOMEM.
  * On error nothing changed.
+ */
+int ftrace_direct_batch_apply(struct ftrace_direct_batch *batch,
+			      const struct ftrace_direct_pair *add,
+			      unsigned int nr_add,
+			      const struct ftrace_direct_pair *set,
+			      unsigned int nr_set,
+			      const unsigned long *del, unsigned int nr_del)
+{
+	struct ftrace_hash *areq = NULL, *sreq = NULL, *dreq = NULL;
+	struct ftrace_func_entry *entry;
+	unsigned int i;
+	int err;
+
+	if (!nr_add && !nr_set && !nr_del)
+		return -EINVAL;
+	mutex_lock(&direct_mutex);
+	/* Check every function of every list before anything changes. */
+	err = nr_del ? fdb_request(batch, NULL, del, nr_del, true, &dreq) : 0;
+	if (!err && nr_set)
+		err = fdb_request(batch, set, NULL, nr_set, true, &sreq);
+	for (i = 0; !err && sreq && dreq && i < BIT(sreq->size_bits); i++) {
+		hlist_for_each_entry(entry, &sreq->buckets[i], hlist) {
+			if (ftrace_lookup_ip(dreq, entry->ip))
+				err = -EINVAL;
+		}
+	}
+	if (!err && nr_add)
+		err = fdb_request(batch, add, NULL, nr_add, false, &areq);
+	if (!err)
+		err = fdb_apply_locked(batch, areq, sreq, dreq);
+	mutex_unlock(&direct_mutex);
+	free_ftrace_hash(areq);
+	free_ftrace_hash(sreq);
+	free_ftrace_hash(dreq);
+	return err;
+}
+EXPORT_SYMBOL_GPL(ftrace_direct_batch_apply);
+
+/**
+ * ftrace_direct_batch_update - attach and detach in one ftrace update
+ * @batch: the owner
+ * @add: functions to attach, and the trampoline each one calls
+ * @nr_add: number of @add, may be 0
+ * @del: functions of @batch to detach
+ * @nr_del: number of @del, may be 0
+ *
+ * ftrace_direct_batch_apply() with nothing to retarget: all or nothing,
+ * in one ftrace code update.  A function of @add that @batch has already
+ * is -EEXIST, also when it is in @del: use ftrace_direct_batch_retarget()
+ * or ftrace_direct_batch_apply() to change its trampoline.
+ *
+ * Context: process context; sleeps.
+ * Return: as ftrace_direct_batch_apply().
  */
 int ftrace_direct_batch_update(struct ftrace_direct_batch *batch,
 			       const struct ftrace_direct_pair *add,
 			       unsigned int nr_add,
 			       const unsigned long *del, unsigned int nr_del)
 {
-	struct ftrace_hash *areq = NULL, *dreq = NULL;
-	int err;
-
-	if (!nr_add && !nr_del)
-		return -EINVAL;
-	mutex_lock(&direct_mutex);
-	/* Check every function of both lists before anything changes. */
-	err = nr_del ? fdb_request(batch, NULL, del, nr_del, true, &dreq) : 0;
-	if (!err && nr_add)
-		err = fdb_request(batch, add, NULL, nr_add, false, &areq);
-	if (!err)
-		err = fdb_update_locked(batch, areq, dreq);
-	mutex_unlock(&direct_mutex);
-	free_ftrace_hash(areq);
-	free_ftrace_hash(dreq);
-	return err;
+	return ftrace_direct_batch_apply(batch, add, nr_add, NULL, 0,
+					 del, nr_del);
 }
 EXPORT_SYMBOL_GPL(ftrace_direct_batch_update);
 
@@ -666,29 +739,19 @@ EXPORT_SYMBOL_GPL(ftrace_direct_batch_remove);
  *
  * Retargets all of @pairs or none.  While it runs, the functions keep
  * calling a trampoline, the old one or the new one; none is skipped.  It
- * takes two code updates whatever @cnt is: the call sites go through
- * ftrace_caller while the trampolines change.  When it returns, no task
+ * takes two code updates whatever @cnt is (see
+ * ftrace_direct_batch_apply()).  When it returns, no task
  * runs or will enter the old trampolines.
  *
  * Context: process context; sleeps.
- * Return: as ftrace_direct_batch_update() for @del, and -EINVAL for a
- * trampoline 0.
+ * Return: as ftrace_direct_batch_apply() for @set; -EINVAL when @cnt
+ * is 0.
  */
 int ftrace_direct_batch_retarget(struct ftrace_direct_batch *batch,
 				 const struct ftrace_direct_pair *pairs,
 				 unsigned int cnt)
 {
-	struct ftrace_hash *req;
-	int err;
-
-	mutex_lock(&direct_mutex);
-	err = fdb_request(batch, pairs, NULL, cnt, true, &req);
-	if (!err) {
-		err = fdb_retarget_locked(batch, req);
-		free_ftrace_hash(req);
-	}
-	mutex_unlock(&direct_mutex);
-	return err;
+	return ftrace_direct_batch_apply(batch, NULL, 0, pairs, cnt, NULL, 0);
 }
 EXPORT_SYMBOL_GPL(ftrace_direct_batch_retarget);
 
@@ -911,7 +974,7 @@ static int fdb_module_notify(struct notifier_block *nb, unsigned long state,
 				new->direct = addr;
 			}
 		}
-		err = req ? fdb_update_locked(batch, NULL, req) : -ENOMEM;
+		err = req ? fdb_apply_locked(batch, NULL, NULL, req) : -ENOMEM;
 		if (err) {
 			pr_warn("ftrace: detaching the trampolines of module %s from %s failed (%d): detaching all of %s\n",
 				mod->name, batch->owner, err, batch->owner);
