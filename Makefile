@@ -161,10 +161,12 @@ $(TOOLS_OUT)/fta-bench: tools/testing/ftrace-args/bench/fta-bench.c
 	@mkdir -p $(TOOLS_OUT)
 	$(CC) $(TOOL_CFLAGS) -o $@ $<
 
-# An empty BPF fentry program per function, for the direct_functions tests
-$(TOOLS_OUT)/fta-fentry: tools/testing/ftrace-args/fentry/fta-fentry.c
+# BPF fentry and tracing multi programs without a BPF compiler, for the
+# tests; the tree's uapi headers have the tracing multi link
+$(TOOLS_OUT)/fta-fentry: tools/testing/ftrace-args/fentry/fta-fentry.c \
+		$(SRC)/tools/include/uapi/linux/bpf.h
 	@mkdir -p $(TOOLS_OUT)
-	$(CC) $(TOOL_CFLAGS) -o $@ $< -lbpf
+	$(CC) $(TOOL_CFLAGS) -I$(SRC)/tools/include/uapi -o $@ $< -lbpf
 
 # The host's TSC rate, which vm-run gives the microvm guest
 $(TOOLS_OUT)/fta-tsc-khz: tools/testing/vm/tsc-khz.c

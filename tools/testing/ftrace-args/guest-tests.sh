@@ -178,6 +178,15 @@ while :; do
 	done
 	[ ${#batch[@]} -gt 0 ] || continue
 	runs=$((runs + 1))
+	# make test-full queues the BPF selftests as one slow item
+	case ${batch[0]} in
+	@bpf\ *)
+		echo "== run $shard.$runs: BPF selftests"
+		t0=$SECONDS
+		"$here/bpf/run-bpf-selftests" "${batch[0]#@bpf }" 2>&1
+		echo "== BPF selftests took $((SECONDS - t0))s"
+		continue ;;
+	esac
 	n=$((n + ${#batch[@]}))
 	logs=/tmp/ftracetest-logs/$runs
 	# If the guest hangs, this line names the cases that were running

@@ -1,18 +1,39 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fta-fentry FUNC... -- CMD [ARG...]
+ * fta-fentry [OPTIONS] FUNC... -- CMD [ARG...]
  *
- * Attaches an empty BPF fentry program to each kernel function FUNC, runs
- * CMD while they are attached, then exits, which detaches them.  The
- * tests use it to see BPF trampolines in direct_functions without a BPF
- * compiler: the program is two instructions, loaded with libbpf's
- * low-level calls.  Exits with CMD's status, or 2 when an attach fails.
+ * Attaches BPF programs to the kernel functions FUNC, runs CMD while they
+ * are attached, then exits, which detaches them.  The tests use it to see
+ * BPF trampolines without a BPF compiler: the programs are a few
+ * instructions, loaded with libbpf's low-level calls.
+ *
+ * Without options: an empty fentry program on each function, one link
+ * each.  With --multi: one fentry.multi program (fexit.multi with
+ * --fexit) on all of them through one tracing multi link.  It counts the
+ * calls of each function and records what bpf_get_func_ip(),
+ * bpf_get_func_arg_cnt() and bpf_get_attach_cookie() give there; after
+ * CMD, --counts FILE gets a line per function:
+ *
+ *   FUNC CALLS ip=ok|bad args=N
+ *
+ * "ip=ok" when the program saw the address that the link's info gives
+ * for the function, and /proc/kallsyms has FUNC at that address.
+ * --list FUNC... prints the functions whose BTF arguments all go in
+ * registers, and attaches nothing.
+ *
+ * --cnt N sends N ids (the functions repeated) to test the limits;
+ * --ctx-read loads a program that reads its context instead, which the
+ * verifier refuses.
+ *
+ * Exits with CMD's status, or 2 when an attach fails (the error is
+ * printed as "attach: MESSAGE").
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <linux/bpf.h>
 #include <bpf/bpf.h>
@@ -51,16 +72,279 @@ static int attach_fentry(const struct btf *btf, const char *func)
 	return 0;
 }
 
+/* What the multi program records for each function, by its cookie */
+struct fta_slot {
+	__u64 calls;
+	__u64 ip;
+	__u64 nargs;
+};
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#define INSN(c, d, s, o, i) \
+	((struct bpf_insn){ .code = (c), .dst_reg = (d), .src_reg = (s), \
+			    .off = (o), .imm = (i) })
+#define CALL(f)		INSN(BPF_JMP | BPF_CALL, 0, 0, 0, (f))
+#define MOV64(d, s)	INSN(BPF_ALU64 | BPF_MOV | BPF_X, (d), (s), 0, 0)
+
+/* --ctx-read: load a program that reads its context, which is refused */
+static int ctx_read_prog;
+
+/* The multi program: slots[cookie] gets one more call, the ip and nargs */
+static int load_multi(int map, enum bpf_attach_type type, char *log,
+		      size_t log_size)
+{
+	const struct bpf_insn insns[] = {
+		MOV64(BPF_REG_6, BPF_REG_1),
+		CALL(BPF_FUNC_get_attach_cookie),
+		INSN(BPF_STX | BPF_MEM | BPF_W, BPF_REG_10, BPF_REG_0, -4, 0),
+		INSN(BPF_LD | BPF_DW | BPF_IMM, BPF_REG_1, BPF_PSEUDO_MAP_FD,
+		     0, map),
+		INSN(0, 0, 0, 0, 0),
+		MOV64(BPF_REG_2, BPF_REG_10),
+		INSN(BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_2, 0, 0, -4),
+		CALL(BPF_FUNC_map_lookup_elem),
+		INSN(BPF_JMP | BPF_JEQ | BPF_K, BPF_REG_0, 0, 9, 0),
+		MOV64(BPF_REG_7, BPF_REG_0),
+		INSN(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_1, 0, 0, 1),
+		INSN(BPF_STX | BPF_ATOMIC | BPF_DW, BPF_REG_7, BPF_REG_1, 0,
+		     BPF_ADD),
+		MOV64(BPF_REG_1, BPF_REG_6),
+		CALL(BPF_FUNC_get_func_ip),
+		INSN(BPF_STX | BPF_MEM | BPF_DW, BPF_REG_7, BPF_REG_0, 8, 0),
+		MOV64(BPF_REG_1, BPF_REG_6),
+		CALL(BPF_FUNC_get_func_arg_cnt),
+		INSN(BPF_STX | BPF_MEM | BPF_DW, BPF_REG_7, BPF_REG_0, 16, 0),
+		INSN(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 0),
+		INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
+	};
+	/* r0 = *(u64 *)(r1 + 0): the first argument, read from the context */
+	const struct bpf_insn ctx_read[] = {
+		INSN(BPF_LDX | BPF_MEM | BPF_DW, BPF_REG_0, BPF_REG_1, 0, 0),
+		INSN(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 0),
+		INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
+	};
+	LIBBPF_OPTS(bpf_prog_load_opts, opts);
+
+	opts.expected_attach_type = type;
+	opts.log_buf = log;
+	opts.log_size = log_size;
+	opts.log_level = 1;
+	if (ctx_read_prog)
+		return bpf_prog_load(BPF_PROG_TYPE_TRACING, "fta_multi", "GPL",
+				     ctx_read, 3, &opts);
+	return bpf_prog_load(BPF_PROG_TYPE_TRACING, "fta_multi", "GPL", insns,
+			     ARRAY_SIZE(insns), &opts);
+}
+
+/* Is @func at @addr in /proc/kallsyms? */
+static int kallsyms_has(const char *func, unsigned long long addr)
+{
+	unsigned long long a;
+	char name[512], type;
+	FILE *f = fopen("/proc/kallsyms", "r");
+	int found = 0;
+
+	if (!f)
+		return 0;
+	while (!found && fscanf(f, "%llx %c %511s%*[^\n]", &a, &type, name) == 3)
+		found = a == addr && !strcmp(name, func);
+	fclose(f);
+	return found;
+}
+
+/* A type that a trampoline passes in one register: int, enum, pointer */
+static int is_reg_type(const struct btf *btf, __u32 id)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id);
+
+	while (t && (btf_is_typedef(t) || btf_is_mod(t)))
+		t = btf__type_by_id(btf, t->type);
+	return t && (btf_is_int(t) || btf_is_enum(t) || btf_is_ptr(t));
+}
+
+/*
+ * --list: print the FUNCs that are in vmlinux BTF with at most six
+ * arguments, each an int, enum or pointer, and such a return value or
+ * none: functions that a multi link surely attaches to, as far as BTF
+ * goes.
+ */
+static int list_funcs(const struct btf *btf, char **funcs, int n)
+{
+	const struct btf_param *p;
+	const struct btf_type *t;
+	int i, j, id, ok;
+
+	for (i = 0; i < n; i++) {
+		id = btf__find_by_name_kind(btf, funcs[i], BTF_KIND_FUNC);
+		if (id < 0)
+			continue;
+		t = btf__type_by_id(btf, btf__type_by_id(btf, id)->type);
+		if (!t || !btf_is_func_proto(t) || btf_vlen(t) > 6)
+			continue;
+		ok = !t->type || is_reg_type(btf, t->type);
+		p = btf_params(t);
+		for (j = 0; ok && j < btf_vlen(t); j++)
+			ok = p[j].type && is_reg_type(btf, p[j].type);
+		if (ok)
+			printf("%s\n", funcs[i]);
+	}
+	return 0;
+}
+
+struct multi {
+	int nfunc, link, map;
+	char **funcs;
+	__u64 *addrs;
+};
+
+static int attach_multi(struct multi *m, const struct btf *btf,
+			enum bpf_attach_type type, unsigned int cnt)
+{
+	static char log[65536];
+	union bpf_attr attr;
+	__u64 *cookies;
+	__u32 *ids;
+	unsigned int i;
+	int prog, id;
+
+	if (!cnt)
+		cnt = m->nfunc;
+	ids = calloc(cnt, sizeof(*ids));
+	cookies = calloc(cnt, sizeof(*cookies));
+	if (!ids || !cookies)
+		return -1;
+	/* Each function once: a BTF lookup walks all of its types */
+	for (i = 0; i < cnt; i++) {
+		const char *func = m->funcs[i % m->nfunc];
+
+		if (i >= (unsigned int)m->nfunc) {
+			ids[i] = ids[i % m->nfunc];
+		} else {
+			id = btf__find_by_name_kind(btf, func, BTF_KIND_FUNC);
+			if (id < 0) {
+				fprintf(stderr, "fta-fentry: %s: not in vmlinux BTF\n",
+					func);
+				return -1;
+			}
+			ids[i] = id;
+		}
+		cookies[i] = i % m->nfunc;
+	}
+	m->map = bpf_map_create(BPF_MAP_TYPE_ARRAY, "fta_multi", sizeof(__u32),
+				sizeof(struct fta_slot), m->nfunc, NULL);
+	if (m->map < 0) {
+		fprintf(stderr, "fta-fentry: map: %s\n", strerror(-m->map));
+		return -1;
+	}
+	prog = load_multi(m->map, type, log, sizeof(log));
+	if (prog < 0) {
+		fprintf(stderr, "fta-fentry: load: %s\n%s", strerror(-prog),
+			log);
+		return -1;
+	}
+
+	memset(&attr, 0, sizeof(attr));
+	attr.link_create.prog_fd = prog;
+	attr.link_create.attach_type = type;
+	attr.link_create.tracing_multi.ids = (unsigned long)ids;
+	attr.link_create.tracing_multi.cookies = (unsigned long)cookies;
+	attr.link_create.tracing_multi.cnt = cnt;
+	m->link = syscall(__NR_bpf, BPF_LINK_CREATE, &attr, sizeof(attr));
+	if (m->link < 0) {
+		fprintf(stderr, "fta-fentry: attach: %s\n", strerror(errno));
+		return -1;
+	}
+	free(ids);
+	free(cookies);
+	return 0;
+}
+
+/* The link's own view of its functions: their addresses */
+static int link_addrs(struct multi *m)
+{
+	struct bpf_link_info info;
+	__u32 len = sizeof(info);
+
+	m->addrs = calloc(m->nfunc, sizeof(*m->addrs));
+	if (!m->addrs)
+		return -1;
+	memset(&info, 0, sizeof(info));
+	info.tracing_multi.addrs = (unsigned long)m->addrs;
+	info.tracing_multi.count = m->nfunc;
+	if (bpf_obj_get_info_by_fd(m->link, &info, &len)) {
+		fprintf(stderr, "fta-fentry: link info: %s\n", strerror(errno));
+		return -1;
+	}
+	if (info.type != BPF_LINK_TYPE_TRACING_MULTI ||
+	    info.tracing_multi.count != (__u32)m->nfunc) {
+		fprintf(stderr, "fta-fentry: link info: type %u, %u functions\n",
+			info.type, info.tracing_multi.count);
+		return -1;
+	}
+	return 0;
+}
+
+static int write_counts(struct multi *m, const char *path)
+{
+	FILE *f = fopen(path, "w");
+	struct fta_slot slot;
+	__u32 i;
+
+	if (!f)
+		return -1;
+	for (i = 0; i < (__u32)m->nfunc; i++) {
+		if (bpf_map_lookup_elem(m->map, &i, &slot))
+			return -1;
+		fprintf(f, "%s %llu ip=%s args=%llu\n", m->funcs[i],
+			(unsigned long long)slot.calls,
+			slot.calls && slot.ip == m->addrs[i] &&
+			kallsyms_has(m->funcs[i], slot.ip) ? "ok" : "bad",
+			(unsigned long long)slot.nargs);
+	}
+	return fclose(f);
+}
+
 int main(int argc, char **argv)
 {
+	enum bpf_attach_type type = BPF_TRACE_FENTRY_MULTI;
+	const char *counts = NULL;
+	struct multi m = { 0 };
+	unsigned int cnt = 0;
+	int i, first, status, multi = 0, list = 0;
 	struct btf *btf;
-	int i, status;
 	pid_t pid;
 
-	for (i = 1; i < argc && strcmp(argv[i], "--"); i++)
+	for (i = 1; i < argc && !strncmp(argv[i], "--", 2) && argv[i][2]; i++) {
+		if (!strcmp(argv[i], "--multi")) {
+			multi = 1;
+		} else if (!strcmp(argv[i], "--list")) {
+			list = 1;
+		} else if (!strcmp(argv[i], "--ctx-read")) {
+			ctx_read_prog = 1;
+		} else if (!strcmp(argv[i], "--fexit")) {
+			type = BPF_TRACE_FEXIT_MULTI;
+		} else if (!strcmp(argv[i], "--counts") && i + 1 < argc) {
+			counts = argv[++i];
+		} else if (!strcmp(argv[i], "--cnt") && i + 1 < argc) {
+			cnt = strtoul(argv[++i], NULL, 0);
+		} else {
+			fprintf(stderr, "fta-fentry: unknown option %s\n",
+				argv[i]);
+			return 2;
+		}
+	}
+	first = i;
+	for (; i < argc && strcmp(argv[i], "--"); i++)
 		;
-	if (i == 1 || i >= argc - 1) {
-		fprintf(stderr, "usage: fta-fentry FUNC... -- CMD [ARG...]\n");
+	if (list) {
+		btf = btf__load_vmlinux_btf();
+		return btf ? list_funcs(btf, &argv[first], i - first) : 2;
+	}
+	if (i == first || i >= argc - 1) {
+		fprintf(stderr,
+			"usage: fta-fentry [--multi [--fexit] [--counts FILE] [--cnt N] [--ctx-read]]\n"
+			"                  FUNC... -- CMD [ARG...]\n"
+			"       fta-fentry --list FUNC...\n");
 		return 2;
 	}
 	btf = btf__load_vmlinux_btf();
@@ -69,9 +353,16 @@ int main(int argc, char **argv)
 			strerror(errno));
 		return 2;
 	}
-	for (i = 1; strcmp(argv[i], "--"); i++) {
-		if (attach_fentry(btf, argv[i]))
+	if (multi) {
+		m.funcs = &argv[first];
+		m.nfunc = i - first;
+		if (attach_multi(&m, btf, type, cnt) || link_addrs(&m))
 			return 2;
+	} else {
+		for (i = first; strcmp(argv[i], "--"); i++) {
+			if (attach_fentry(btf, argv[i]))
+				return 2;
+		}
 	}
 
 	fflush(NULL);
@@ -86,5 +377,9 @@ int main(int argc, char **argv)
 	}
 	if (waitpid(pid, &status, 0) < 0)
 		return 2;
+	if (counts && write_counts(&m, counts)) {
+		fprintf(stderr, "fta-fentry: %s: %s\n", counts, strerror(errno));
+		return 2;
+	}
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 2;
 }

@@ -1,0 +1,731 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * BPF trampolines on the batch direct interface, and the tracing multi link
+ *
+ * Every function that BPF traces has one struct bpf_trampoline, whatever
+ * attaches to it: single fentry/fexit/fmod_ret links and tracing multi
+ * links share it, and its one image runs all of their programs.  The
+ * images are attached through one ftrace_direct_batch, "bpf" in
+ * direct_functions, whose ftrace_ops asks for no pt_regs: a function
+ * that BPF shares with the function tracer or function_args stays on the
+ * partial-save ftrace_caller.  A trampoline that shares its function with
+ * an IPMODIFY user (livepatch) keeps the ftrace_ops of its own that 6.12
+ * gives it (trampoline.c), which knows how to share.
+ *
+ * A tracing multi link attaches one fentry.multi or fexit.multi program
+ * to many functions: it adds its program to each function's trampoline,
+ * builds each new image, then puts all of them in place with one
+ * ftrace_direct_batch_apply(), and takes them away the same way.
+ * bpf_tramp_batch_mutex keeps every other trampoline update out meanwhile.
+ *
+ * See Documentation/trace/bpf-tracing-multi.rst
+ */
+#include <linux/bpf.h>
+#include <linux/bpf_verifier.h>
+#include <linux/btf.h>
+#include <linux/cred.h>
+#include <linux/delay.h>
+#include <linux/ftrace.h>
+#include <linux/ftrace_direct_batch.h>
+#include <linux/kallsyms.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+
+#include "trampoline_internal.h"
+
+/* The most functions one tracing multi link attaches to */
+#define BPF_TRACING_MULTI_MAX	BIT(17)
+
+static struct ftrace_direct_batch *bpf_tramp_batch;
+
+/**
+ * bpf_tramp_batch_register - attach a trampoline's first image
+ * @tr: the trampoline, of a function that ftrace manages
+ * @addr: its image
+ *
+ * Context: tr->mutex and bpf_tramp_batch_mutex held.
+ * Return: 0, -EAGAIN when the function is left to tr->fops (an IPMODIFY
+ * user shares it, or there is no batch), or another error.
+ */
+int bpf_tramp_batch_register(struct bpf_trampoline *tr, void *addr)
+{
+	struct ftrace_direct_pair pair = {
+		.ip	= (unsigned long)tr->func.addr,
+		.addr	= (unsigned long)addr,
+	};
+	int err;
+
+	lockdep_assert_held(&bpf_tramp_batch_mutex);
+	if (!bpf_tramp_batch)
+		return -EAGAIN;
+	err = ftrace_direct_batch_add(bpf_tramp_batch, &pair, 1);
+	if (err == -EBUSY)
+		return -EAGAIN;
+	if (!err)
+		tr->func.direct_batch = true;
+	return err;
+}
+
+/**
+ * bpf_tramp_batch_modify - send a trampoline's function to a new image
+ * @tr: a trampoline that bpf_tramp_batch_register() attached
+ * @addr: the new image
+ *
+ * Context: tr->mutex and bpf_tramp_batch_mutex held.
+ * Return: 0 or an error; on error the old image stays.
+ */
+int bpf_tramp_batch_modify(struct bpf_trampoline *tr, void *addr)
+{
+	struct ftrace_direct_pair pair = {
+		.ip	= (unsigned long)tr->func.addr,
+		.addr	= (unsigned long)addr,
+	};
+
+	lockdep_assert_held(&bpf_tramp_batch_mutex);
+	return ftrace_direct_batch_retarget(bpf_tramp_batch, &pair, 1);
+}
+
+/*
+ * Detaching must not fail: the programs and images that the trampolines
+ * run are freed next.  A batch update fails only for want of memory, so
+ * wait for some.
+ */
+static void bpf_tramp_batch_apply_nofail(const struct ftrace_direct_pair *set,
+					 unsigned int nr_set,
+					 const unsigned long *del,
+					 unsigned int nr_del)
+{
+	int err;
+
+	if (!nr_set && !nr_del)
+		return;
+	while ((err = ftrace_direct_batch_apply(bpf_tramp_batch, NULL, 0, set,
+						nr_set, del, nr_del))) {
+		/* Gone already: the module notifier took its text away */
+		if (err == -ENOENT && !nr_set && nr_del == 1)
+			return;
+		WARN_ONCE(err != -ENOMEM,
+			  "bpf: detaching trampolines failed (%d)\n", err);
+		msleep(20);
+	}
+}
+
+/**
+ * bpf_tramp_batch_unregister - detach a trampoline's image
+ * @tr: a trampoline that bpf_tramp_batch_register() attached
+ *
+ * Does not fail.
+ *
+ * Context: tr->mutex and bpf_tramp_batch_mutex held.
+ */
+void bpf_tramp_batch_unregister(struct bpf_trampoline *tr)
+{
+	unsigned long ip = (unsigned long)tr->func.addr;
+
+	lockdep_assert_held(&bpf_tramp_batch_mutex);
+	bpf_tramp_batch_apply_nofail(NULL, 0, &ip, 1);
+	tr->func.direct_batch = false;
+}
+
+/*
+ * One function of a multi link: the link's place in the function's
+ * trampoline, and the image that an update puts in place.
+ */
+struct bpf_tracing_multi_node {
+	struct bpf_tramp_link	tlink;
+	struct bpf_trampoline	*tr;
+	struct bpf_tramp_image	*im;
+	u32			flags;
+	u32			id;
+	u64			key;
+};
+
+struct bpf_tracing_multi_link {
+	struct bpf_link			link;
+	enum bpf_attach_type		attach_type;
+	u32				cnt;
+	struct bpf_tracing_multi_node	*nodes;
+	/* what the functions are in: held while the link lives */
+	struct btf			**btfs;
+	struct module			**mods;
+	u32				nr_btfs;
+	u32				nr_mods;
+};
+
+static enum bpf_tramp_prog_type bpf_tracing_multi_kind(enum bpf_attach_type t)
+{
+	return t == BPF_TRACE_FENTRY_MULTI ? BPF_TRAMP_FENTRY : BPF_TRAMP_FEXIT;
+}
+
+/* The images of the nodes in place, or (@err) thrown away */
+static void bpf_tracing_multi_finish(struct bpf_tracing_multi_link *ml,
+				     u32 cnt, int err)
+{
+	enum bpf_tramp_prog_type kind = bpf_tracing_multi_kind(ml->attach_type);
+	struct bpf_tracing_multi_node *node;
+	struct bpf_trampoline *tr;
+	u32 i;
+
+	for (i = 0; i < cnt; i++) {
+		node = &ml->nodes[i];
+		tr = node->tr;
+		mutex_lock(&tr->mutex);
+		if (err) {
+			hlist_del_init(&node->tlink.tramp_hlist);
+			tr->progs_cnt[kind]--;
+			tr->flags = node->flags;
+			if (node->im)
+				bpf_tramp_image_free(node->im);
+		} else {
+			if (tr->cur_image)
+				bpf_tramp_image_put(tr->cur_image);
+			tr->cur_image = node->im;
+			tr->func.ftrace_managed = true;
+			tr->func.direct_batch = !!node->im;
+		}
+		node->im = NULL;
+		mutex_unlock(&tr->mutex);
+		cond_resched();
+	}
+}
+
+/* Add the link's program to one trampoline and build its next image */
+static int bpf_tracing_multi_link_one(struct bpf_tracing_multi_link *ml,
+				      struct bpf_tracing_multi_node *node)
+{
+	enum bpf_tramp_prog_type kind = bpf_tracing_multi_kind(ml->attach_type);
+	struct bpf_trampoline *tr = node->tr;
+	struct bpf_tramp_link *other;
+	int i, cnt = 0, err;
+
+	lockdep_assert_held(&tr->mutex);
+	if (tr->extension_prog)
+		return -EBUSY;
+	/* Its own ftrace_ops: it shares the function with livepatch */
+	if (tr->cur_image && !tr->func.direct_batch)
+		return -EBUSY;
+	for (i = 0; i < BPF_TRAMP_MAX; i++)
+		cnt += tr->progs_cnt[i];
+	if (cnt >= BPF_MAX_TRAMP_LINKS)
+		return -E2BIG;
+	hlist_for_each_entry(other, &tr->progs_hlist[kind], tramp_hlist) {
+		if (other->link.prog == ml->link.prog)
+			return -EBUSY;
+	}
+
+	hlist_add_head(&node->tlink.tramp_hlist, &tr->progs_hlist[kind]);
+	tr->progs_cnt[kind]++;
+	node->flags = tr->flags;
+	err = bpf_trampoline_build(tr, &node->im);
+	if (err) {
+		hlist_del_init(&node->tlink.tramp_hlist);
+		tr->progs_cnt[kind]--;
+		tr->flags = node->flags;
+	}
+	return err;
+}
+
+/*
+ * The pairs for ftrace_direct_batch_apply(): functions that get their
+ * first image in @add, those that change image in @set, those that lose
+ * their last in @del.
+ */
+struct bpf_tracing_multi_req {
+	struct ftrace_direct_pair	*add, *set;
+	unsigned long			*del;
+	unsigned int			nr_add, nr_set, nr_del;
+};
+
+static int bpf_tracing_multi_req_alloc(struct bpf_tracing_multi_req *req,
+				       u32 cnt)
+{
+	memset(req, 0, sizeof(*req));
+	req->add = kvmalloc_array(cnt, sizeof(*req->add), GFP_KERNEL);
+	req->set = kvmalloc_array(cnt, sizeof(*req->set), GFP_KERNEL);
+	req->del = kvmalloc_array(cnt, sizeof(*req->del), GFP_KERNEL);
+	if (req->add && req->set && req->del)
+		return 0;
+	kvfree(req->add);
+	kvfree(req->set);
+	kvfree(req->del);
+	return -ENOMEM;
+}
+
+static void bpf_tracing_multi_req_fill(struct bpf_tracing_multi_req *req,
+				       struct bpf_tracing_multi_link *ml)
+{
+	struct bpf_tracing_multi_node *node;
+	struct ftrace_direct_pair *pair;
+	u32 i;
+
+	req->nr_add = 0;
+	req->nr_set = 0;
+	req->nr_del = 0;
+	for (i = 0; i < ml->cnt; i++) {
+		node = &ml->nodes[i];
+		if (!node->im) {
+			req->del[req->nr_del++] = (unsigned long)node->tr->func.addr;
+			continue;
+		}
+		if (node->tr->cur_image)
+			pair = &req->set[req->nr_set++];
+		else
+			pair = &req->add[req->nr_add++];
+		pair->ip = (unsigned long)node->tr->func.addr;
+		pair->addr = (unsigned long)node->im->image;
+	}
+}
+
+static void bpf_tracing_multi_req_free(struct bpf_tracing_multi_req *req)
+{
+	kvfree(req->add);
+	kvfree(req->set);
+	kvfree(req->del);
+}
+
+static int bpf_tracing_multi_attach(struct bpf_tracing_multi_link *ml)
+{
+	struct bpf_tracing_multi_req req;
+	struct bpf_tracing_multi_node *node;
+	u32 i;
+	int err;
+
+	err = bpf_tracing_multi_req_alloc(&req, ml->cnt);
+	if (err)
+		return err;
+
+	mutex_lock(&bpf_tramp_batch_mutex);
+	for (i = 0; i < ml->cnt; i++) {
+		node = &ml->nodes[i];
+		mutex_lock(&node->tr->mutex);
+		err = bpf_tracing_multi_link_one(ml, node);
+		mutex_unlock(&node->tr->mutex);
+		if (err) {
+			bpf_tracing_multi_finish(ml, i, err);
+			goto out;
+		}
+		cond_resched();
+	}
+	bpf_tracing_multi_req_fill(&req, ml);
+	err = ftrace_direct_batch_apply(bpf_tramp_batch, req.add, req.nr_add,
+					req.set, req.nr_set, NULL, 0);
+	bpf_tracing_multi_finish(ml, ml->cnt, err);
+out:
+	mutex_unlock(&bpf_tramp_batch_mutex);
+	bpf_tracing_multi_req_free(&req);
+	return err;
+}
+
+/*
+ * Take the link's program out of every trampoline: one batch update
+ * detaches the functions that have no other program and retargets the
+ * others to images without it.  Must not fail, so it waits for memory
+ * where it has to, as bpf_tramp_batch_apply_nofail() does.
+ */
+static void bpf_tracing_multi_detach(struct bpf_tracing_multi_link *ml)
+{
+	enum bpf_tramp_prog_type kind = bpf_tracing_multi_kind(ml->attach_type);
+	struct bpf_tracing_multi_req req;
+	struct bpf_tracing_multi_node *node;
+	struct bpf_trampoline *tr;
+	u32 i;
+
+	while (bpf_tracing_multi_req_alloc(&req, ml->cnt))
+		msleep(20);
+
+	mutex_lock(&bpf_tramp_batch_mutex);
+	for (i = 0; i < ml->cnt; i++) {
+		node = &ml->nodes[i];
+		tr = node->tr;
+		mutex_lock(&tr->mutex);
+		hlist_del_init(&node->tlink.tramp_hlist);
+		tr->progs_cnt[kind]--;
+		node->flags = tr->flags;
+		while (bpf_trampoline_build(tr, &node->im)) {
+			tr->flags = node->flags;
+			msleep(20);
+		}
+		mutex_unlock(&tr->mutex);
+		cond_resched();
+	}
+	bpf_tracing_multi_req_fill(&req, ml);
+	bpf_tramp_batch_apply_nofail(req.set, req.nr_set, req.del, req.nr_del);
+	bpf_tracing_multi_finish(ml, ml->cnt, 0);
+	mutex_unlock(&bpf_tramp_batch_mutex);
+	bpf_tracing_multi_req_free(&req);
+}
+
+static void bpf_tracing_multi_put(struct bpf_tracing_multi_link *ml)
+{
+	u32 i;
+
+	for (i = 0; ml->nodes && i < ml->cnt; i++)
+		bpf_trampoline_put(ml->nodes[i].tr);
+	for (i = 0; i < ml->nr_mods; i++)
+		module_put(ml->mods[i]);
+	for (i = 0; i < ml->nr_btfs; i++)
+		btf_put(ml->btfs[i]);
+	ml->nr_mods = 0;
+	ml->nr_btfs = 0;
+}
+
+static void bpf_tracing_multi_link_release(struct bpf_link *link)
+{
+	struct bpf_tracing_multi_link *ml =
+		container_of(link, struct bpf_tracing_multi_link, link);
+
+	bpf_tracing_multi_detach(ml);
+	bpf_tracing_multi_put(ml);
+}
+
+static void bpf_tracing_multi_free(struct bpf_tracing_multi_link *ml)
+{
+	kvfree(ml->nodes);
+	kfree(ml->btfs);
+	kfree(ml->mods);
+	kfree(ml);
+}
+
+static void bpf_tracing_multi_link_dealloc(struct bpf_link *link)
+{
+	bpf_tracing_multi_free(container_of(link, struct bpf_tracing_multi_link,
+					    link));
+}
+
+static void bpf_tracing_multi_link_show_fdinfo(const struct bpf_link *link,
+					       struct seq_file *seq)
+{
+	struct bpf_tracing_multi_link *ml =
+		container_of(link, struct bpf_tracing_multi_link, link);
+	bool show = kallsyms_show_value(current_cred());
+	u32 i, obj_id, btf_id;
+	unsigned long addr;
+
+	seq_printf(seq, "attach_type:\t%d\nfunc_cnt:\t%u\n",
+		   ml->attach_type, ml->cnt);
+	seq_puts(seq, "obj_id\tbtf_id\taddr\tcookie\tfunc\n");
+	for (i = 0; i < ml->cnt; i++) {
+		addr = (unsigned long)ml->nodes[i].tr->func.addr;
+		bpf_trampoline_unpack_key(ml->nodes[i].key, &obj_id, &btf_id);
+		seq_printf(seq, "%u\t%u\t0x%lx\t%llu\t%ps\n", obj_id, btf_id,
+			   show ? addr : 0, ml->nodes[i].tlink.cookie,
+			   (void *)addr);
+	}
+}
+
+static int bpf_tracing_multi_link_fill_link_info(const struct bpf_link *link,
+						 struct bpf_link_info *info)
+{
+	struct bpf_tracing_multi_link *ml =
+		container_of(link, struct bpf_tracing_multi_link, link);
+	u64 __user *ucookies = u64_to_user_ptr(info->tracing_multi.cookies);
+	u64 __user *uaddrs = u64_to_user_ptr(info->tracing_multi.addrs);
+	u32 __user *uids = u64_to_user_ptr(info->tracing_multi.ids);
+	bool show = kallsyms_show_value(current_cred());
+	u32 ucount = info->tracing_multi.count;
+	u32 i, obj_id, btf_id;
+	int err = 0;
+
+	if ((uids || uaddrs || ucookies) && !ucount)
+		return -EINVAL;
+	info->tracing_multi.count = ml->cnt;
+	info->tracing_multi.attach_type = ml->attach_type;
+	if (!ucount)
+		return 0;
+	if (ucount < ml->cnt)
+		err = -ENOSPC;
+	else
+		ucount = ml->cnt;
+
+	for (i = 0; i < ucount; i++) {
+		bpf_trampoline_unpack_key(ml->nodes[i].key, &obj_id, &btf_id);
+		if (uids && put_user(btf_id, uids + i))
+			return -EFAULT;
+		if (uaddrs &&
+		    put_user(show ? (u64)(unsigned long)ml->nodes[i].tr->func.addr : 0,
+			     uaddrs + i))
+			return -EFAULT;
+		if (ucookies && put_user(ml->nodes[i].tlink.cookie, ucookies + i))
+			return -EFAULT;
+	}
+	return err;
+}
+
+static const struct bpf_link_ops bpf_tracing_multi_link_lops = {
+	.release	= bpf_tracing_multi_link_release,
+	.dealloc	= bpf_tracing_multi_link_dealloc,
+	.show_fdinfo	= bpf_tracing_multi_link_show_fdinfo,
+	.fill_link_info	= bpf_tracing_multi_link_fill_link_info,
+};
+
+/* Hold @btf for the link: once, whatever number of its functions */
+static int bpf_tracing_multi_hold_btf(struct bpf_tracing_multi_link *ml,
+				      struct btf *btf, u32 max)
+{
+	struct module *mod;
+	u32 i;
+
+	for (i = 0; i < ml->nr_btfs; i++) {
+		if (ml->btfs[i] == btf) {
+			btf_put(btf);
+			return 0;
+		}
+	}
+	if (ml->nr_btfs >= max) {
+		btf_put(btf);
+		return -E2BIG;
+	}
+	ml->btfs[ml->nr_btfs++] = btf;
+	if (!btf_is_module(btf))
+		return 0;
+	/* The module stays while the link lives, as for single fentry */
+	mod = btf_try_get_module(btf);
+	if (!mod)
+		return -ENODEV;
+	ml->mods[ml->nr_mods++] = mod;
+	return 0;
+}
+
+/*
+ * The BTF that function @i is in: vmlinux, or the module BTF object that
+ * btf_fds[i] gives.  Returns a reference.
+ */
+static struct btf *bpf_tracing_multi_btf(const u32 *btf_fds, u32 i)
+{
+	struct btf *btf;
+
+	if (!btf_fds || !btf_fds[i]) {
+		btf = bpf_get_btf_vmlinux();
+		if (IS_ERR_OR_NULL(btf))
+			return btf ?: ERR_PTR(-EINVAL);
+		btf_get(btf);
+		return btf;
+	}
+	btf = btf_get_by_fd(btf_fds[i]);
+	if (IS_ERR(btf))
+		return btf;
+	if (!btf_is_kernel(btf)) {
+		btf_put(btf);
+		return ERR_PTR(-EINVAL);
+	}
+	return btf;
+}
+
+static struct module *bpf_tracing_multi_mod(struct bpf_tracing_multi_link *ml,
+					    struct btf *btf)
+{
+	u32 i, m = 0;
+
+	for (i = 0; i < ml->nr_btfs; i++) {
+		if (!btf_is_module(ml->btfs[i]))
+			continue;
+		if (ml->btfs[i] == btf)
+			return ml->mods[m];
+		m++;
+	}
+	return NULL;
+}
+
+/*
+ * Resolve function @i to its trampoline: a FUNC of @btf that ftrace can
+ * trace and a fentry could attach to.
+ */
+static int bpf_tracing_multi_resolve(struct bpf_tracing_multi_link *ml,
+				     struct bpf_tracing_multi_node *node,
+				     struct btf *btf, u32 id)
+{
+	struct bpf_attach_target_info tgt = {};
+	const struct btf_type *t;
+	struct module *mod;
+	const char *name;
+	unsigned long addr;
+	int err;
+
+	t = btf_type_by_id(btf, id);
+	if (!t || !btf_type_is_func(t))
+		return -EINVAL;
+	name = btf_name_by_offset(btf, t->name_off);
+	t = btf_type_by_id(btf, t->type);
+	if (!name || !t || !btf_type_is_func_proto(t))
+		return -EINVAL;
+	err = bpf_tracing_multi_check_id(ml->link.prog, btf, id);
+	if (err)
+		return err;
+	err = btf_distill_func_proto(NULL, btf, t, name, &tgt.fmodel);
+	if (err < 0)
+		return err;
+	if (tgt.fmodel.ret_size > 8 &&
+	    ml->attach_type != BPF_TRACE_FENTRY_MULTI)
+		return -EOPNOTSUPP;
+
+	mod = bpf_tracing_multi_mod(ml, btf);
+	addr = mod ? find_kallsyms_symbol_value(mod, name) :
+		     kallsyms_lookup_name(name);
+	if (!addr)
+		return -ENOENT;
+	if (!ftrace_location(addr))
+		return -ENODEV;
+	tgt.tgt_addr = addr;
+
+	node->id = id;
+	node->key = bpf_trampoline_compute_key(NULL, btf, id);
+	node->tr = bpf_trampoline_get(node->key, &tgt);
+	return node->tr ? 0 : -ENOMEM;
+}
+
+static int bpf_tracing_multi_cmp_key(const void *a, const void *b)
+{
+	u64 ka = *(const u64 *)a, kb = *(const u64 *)b;
+
+	return ka < kb ? -1 : ka > kb;
+}
+
+/* The same function twice in one link is an error, as in kprobe_multi */
+static int bpf_tracing_multi_check_dups(struct bpf_tracing_multi_link *ml)
+{
+	u64 *keys;
+	u32 i;
+	int err = 0;
+
+	keys = kvmalloc_array(ml->cnt, sizeof(*keys), GFP_KERNEL);
+	if (!keys)
+		return -ENOMEM;
+	for (i = 0; i < ml->cnt; i++)
+		keys[i] = ml->nodes[i].key;
+	sort(keys, ml->cnt, sizeof(*keys), bpf_tracing_multi_cmp_key, NULL);
+	for (i = 1; i < ml->cnt && !err; i++) {
+		if (keys[i] == keys[i - 1])
+			err = -EINVAL;
+	}
+	kvfree(keys);
+	return err;
+}
+
+static int bpf_tracing_multi_init(struct bpf_tracing_multi_link *ml,
+				  const union bpf_attr *attr)
+{
+	u64 __user *ucookies = u64_to_user_ptr(attr->link_create.tracing_multi.cookies);
+	u32 __user *ubtf_fds = u64_to_user_ptr(attr->link_create.tracing_multi.btf_fds);
+	u32 __user *uids = u64_to_user_ptr(attr->link_create.tracing_multi.ids);
+	struct bpf_tracing_multi_node *node;
+	u32 *ids, *btf_fds = NULL;
+	u64 *cookies = NULL;
+	struct btf *btf;
+	u32 i, cnt = ml->cnt;
+	int err = -ENOMEM;
+
+	ids = kvmalloc_array(cnt, sizeof(*ids), GFP_KERNEL);
+	if (ubtf_fds)
+		btf_fds = kvmalloc_array(cnt, sizeof(*btf_fds), GFP_KERNEL);
+	if (ucookies)
+		cookies = kvmalloc_array(cnt, sizeof(*cookies), GFP_KERNEL);
+	ml->nodes = kvcalloc(cnt, sizeof(*ml->nodes), GFP_KERNEL);
+	ml->btfs = kcalloc(min(cnt, 64U), sizeof(*ml->btfs), GFP_KERNEL);
+	ml->mods = kcalloc(min(cnt, 64U), sizeof(*ml->mods), GFP_KERNEL);
+	if (!ids || (ubtf_fds && !btf_fds) || (ucookies && !cookies) ||
+	    !ml->nodes || !ml->btfs || !ml->mods)
+		goto out;
+	err = -EFAULT;
+	if (copy_from_user(ids, uids, cnt * sizeof(*ids)) ||
+	    (btf_fds && copy_from_user(btf_fds, ubtf_fds, cnt * sizeof(*btf_fds))) ||
+	    (cookies && copy_from_user(cookies, ucookies, cnt * sizeof(*cookies))))
+		goto out;
+
+	for (i = 0; i < cnt; i++) {
+		node = &ml->nodes[i];
+		node->tlink.link.prog = ml->link.prog;
+		node->tlink.cookie = cookies ? cookies[i] : 0;
+		INIT_HLIST_NODE(&node->tlink.tramp_hlist);
+		btf = bpf_tracing_multi_btf(btf_fds, i);
+		err = PTR_ERR_OR_ZERO(btf);
+		if (!err)
+			err = bpf_tracing_multi_hold_btf(ml, btf, min(cnt, 64U));
+		if (!err)
+			err = bpf_tracing_multi_resolve(ml, node, btf, ids[i]);
+		if (err)
+			goto out;
+	}
+	err = bpf_tracing_multi_check_dups(ml);
+out:
+	kvfree(ids);
+	kvfree(btf_fds);
+	kvfree(cookies);
+	return err;
+}
+
+/**
+ * bpf_tracing_multi_link_attach - BPF_LINK_CREATE of a tracing multi link
+ * @attr: link_create.tracing_multi gives the functions
+ * @prog: a BPF_TRACE_FENTRY_MULTI or BPF_TRACE_FEXIT_MULTI program
+ *
+ * Attaches @prog to every function, or to none.
+ *
+ * Return: the link's fd, or -EINVAL (a bad id, flags or target_fd, a
+ * function twice),
+ * -E2BIG (cnt over 131072, or a function with the most programs a
+ * trampoline runs), -ENOENT (no address), -ENODEV (notrace, or a
+ * module going away), -EBUSY (another direct owner, an IPMODIFY user),
+ * -EOPNOTSUPP, -ENOMEM, -EFAULT.
+ */
+int bpf_tracing_multi_link_attach(const union bpf_attr *attr,
+				  struct bpf_prog *prog)
+{
+	struct bpf_link_primer link_primer;
+	struct bpf_tracing_multi_link *ml;
+	u32 cnt = attr->link_create.tracing_multi.cnt;
+	int err;
+
+	if (!bpf_tramp_batch)
+		return -EOPNOTSUPP;
+	if (attr->link_create.flags || attr->link_create.target_fd ||
+	    attr->link_create.tracing_multi.flags)
+		return -EINVAL;
+	if (!cnt || !attr->link_create.tracing_multi.ids)
+		return -EINVAL;
+	if (cnt > BPF_TRACING_MULTI_MAX)
+		return -E2BIG;
+	if (prog->expected_attach_type == BPF_TRACE_FSESSION_MULTI)
+		return -EOPNOTSUPP;
+
+	ml = kzalloc(sizeof(*ml), GFP_KERNEL);
+	if (!ml)
+		return -ENOMEM;
+	bpf_link_init(&ml->link, BPF_LINK_TYPE_TRACING_MULTI,
+		      &bpf_tracing_multi_link_lops, prog);
+	ml->attach_type = prog->expected_attach_type;
+	ml->cnt = cnt;
+
+	err = bpf_tracing_multi_init(ml, attr);
+	if (err)
+		goto fail;
+	err = bpf_link_prime(&ml->link, &link_primer);
+	if (err)
+		goto fail;
+	err = bpf_tracing_multi_attach(ml);
+	if (err) {
+		bpf_tracing_multi_put(ml);
+		bpf_link_cleanup(&link_primer);
+		return err;
+	}
+	return bpf_link_settle(&link_primer);
+fail:
+	bpf_tracing_multi_put(ml);
+	bpf_tracing_multi_free(ml);
+	return err;
+}
+
+static int __init bpf_tramp_batch_init(void)
+{
+	struct ftrace_direct_batch *batch;
+
+	batch = __ftrace_direct_batch_alloc("bpf", NULL);
+	if (IS_ERR(batch)) {
+		pr_warn("bpf: no direct batch (%ld): trampolines use their own ftrace_ops\n",
+			PTR_ERR(batch));
+		return 0;
+	}
+	bpf_tramp_batch = batch;
+	return 0;
+}
+late_initcall(bpf_tramp_batch_init);
