@@ -151,8 +151,9 @@ t_space() {
 
 # The features depend on what only x86-64 provides: the argument
 # locations of its calling convention (HAVE_FTRACE_ARGS) and the direct
-# call from its ftrace_caller (HAVE_FTRACE_DIRECT_BATCH).  arm64 has
-# everything else they need (DYNAMIC_FTRACE_WITH_ARGS, BTF, BPF): asked
+# call from its ftrace_caller (HAVE_FTRACE_DIRECT_BATCH), which BPF's
+# tracing multi links are built on.  arm64 has everything else they need
+# (DYNAMIC_FTRACE_WITH_ARGS, BTF, the BPF JIT): asked
 # for them, its config must leave them out.  Kconfig only, with the host's
 # compiler; the output folder is kept in CACHE, so that its conf tool is
 # built once.
@@ -162,6 +163,7 @@ t_kconfig_arch() {
 	printf 'CONFIG_%s=y\n' FTRACE FUNCTION_TRACER DYNAMIC_FTRACE BPF_SYSCALL \
 		DEBUG_INFO DEBUG_INFO_DWARF_TOOLCHAIN_DEFAULT DEBUG_INFO_BTF \
 		FTRACE_ARGS FUNCTION_ARGS_TRACER FTRACE_DIRECT_BATCH \
+		BPF_JIT BPF_TRACING_MULTI \
 		SAMPLES SAMPLE_FTRACE_DIRECT_BATCH > "$frag"
 	make -s -C "$src" O="$o" ARCH=arm64 defconfig > "$tmp/kc.log" 2>&1 &&
 	(cd "$src" && scripts/kconfig/merge_config.sh -m -O "$o" "$o/.config" "$frag") >> "$tmp/kc.log" 2>&1 &&
@@ -171,7 +173,7 @@ t_kconfig_arch() {
 	grep -qx 'CONFIG_DYNAMIC_FTRACE_WITH_ARGS=y' "$o/.config" ||
 		{ echo "arm64 config without DYNAMIC_FTRACE_WITH_ARGS: the check proves nothing"; return 1; }
 	# ... and the features are left out
-	if grep -E '^CONFIG_(HAVE_FTRACE_ARGS|FTRACE_ARGS|FUNCTION_ARGS_TRACER|HAVE_FTRACE_DIRECT_BATCH|FTRACE_DIRECT_BATCH|SAMPLE_FTRACE_DIRECT_BATCH)=' "$o/.config"; then
+	if grep -E '^CONFIG_(HAVE_FTRACE_ARGS|FTRACE_ARGS|FUNCTION_ARGS_TRACER|HAVE_FTRACE_DIRECT_BATCH|FTRACE_DIRECT_BATCH|SAMPLE_FTRACE_DIRECT_BATCH|BPF_TRACING_MULTI)=' "$o/.config"; then
 		return 1
 	fi
 }
