@@ -662,11 +662,11 @@ out:
  * Attaches @prog to every function, or to none.
  *
  * Return: the link's fd, or -EINVAL (a bad id, flags or target_fd, a
- * function twice),
- * -E2BIG (cnt over 131072, or a function with the most programs a
- * trampoline runs), -ENOENT (no address), -ENODEV (notrace, or a
- * module going away), -EBUSY (another direct owner, an IPMODIFY user),
- * -EOPNOTSUPP, -ENOMEM, -EFAULT.
+ * function twice, a function that BPF must not trace), -E2BIG (cnt over
+ * 131072, more than 64 module BTFs, or a function whose trampoline runs
+ * the most programs it can), -ENOENT (no address), -ENODEV (notrace, or
+ * a module going away), -EBUSY (another direct owner, an IPMODIFY user,
+ * the program already on a function), -EOPNOTSUPP, -ENOMEM, -EFAULT.
  */
 int bpf_tracing_multi_link_attach(const union bpf_attr *attr,
 				  struct bpf_prog *prog)
