@@ -19,6 +19,23 @@ struct bpf_tramp_image;
  */
 extern struct mutex bpf_tramp_batch_mutex;
 
+/*
+ * The places that a trampoline's programs take of BPF_MAX_TRAMP_LINKS,
+ * which bounds the size of its image: an fsession program is called at
+ * entry and at exit, with code around each call, so it takes three.
+ */
+#define BPF_TRAMP_FSESSION_PLACES	3
+
+static inline int bpf_trampoline_places(const struct bpf_trampoline *tr)
+{
+	int i, cnt = 0;
+
+	for (i = 0; i < BPF_TRAMP_MAX; i++)
+		cnt += tr->progs_cnt[i];
+	return cnt + (BPF_TRAMP_FSESSION_PLACES - 1) *
+		     tr->progs_cnt[BPF_TRAMP_FSESSION];
+}
+
 int bpf_trampoline_build(struct bpf_trampoline *tr,
 			 struct bpf_tramp_image **imp);
 void bpf_tramp_image_free(struct bpf_tramp_image *im);

@@ -29,6 +29,7 @@
 #include <linux/ftrace_direct_batch.h>
 #include <linux/kallsyms.h>
 #include <linux/module.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
 
@@ -153,9 +154,40 @@ struct bpf_tracing_multi_link {
 	u32				nr_mods;
 };
 
+/*
+ * bpf_session_is_return() and bpf_session_cookie() of an fsession
+ * program: specialize_kfunc() points its calls here.  The trampoline
+ * sets both fields of its run context around each run of the program.
+ */
+bool bpf_fsession_is_return(void)
+{
+	struct bpf_tramp_run_ctx *run_ctx =
+		container_of(current->bpf_ctx, struct bpf_tramp_run_ctx, run_ctx);
+
+	return run_ctx->session_is_return;
+}
+
+u64 *bpf_fsession_cookie(void)
+{
+	struct bpf_tramp_run_ctx *run_ctx =
+		container_of(current->bpf_ctx, struct bpf_tramp_run_ctx, run_ctx);
+
+	return run_ctx->session_cookie;
+}
+
 static enum bpf_tramp_prog_type bpf_tracing_multi_kind(enum bpf_attach_type t)
 {
-	return t == BPF_TRACE_FENTRY_MULTI ? BPF_TRAMP_FENTRY : BPF_TRAMP_FEXIT;
+	switch (t) {
+	case BPF_TRACE_FENTRY_MULTI:
+		return BPF_TRAMP_FENTRY;
+	case BPF_TRACE_FEXIT_MULTI:
+		return BPF_TRAMP_FEXIT;
+	case BPF_TRACE_FSESSION_MULTI:
+		return BPF_TRAMP_FSESSION;
+	default:
+		WARN_ON_ONCE(1);
+		return BPF_TRAMP_FENTRY;
+	}
 }
 
 /* The images of the nodes in place, or (@err) thrown away */
@@ -197,7 +229,7 @@ static int bpf_tracing_multi_link_one(struct bpf_tracing_multi_link *ml,
 	enum bpf_tramp_prog_type kind = bpf_tracing_multi_kind(ml->attach_type);
 	struct bpf_trampoline *tr = node->tr;
 	struct bpf_tramp_link *other;
-	int i, cnt = 0, err;
+	int err;
 
 	lockdep_assert_held(&tr->mutex);
 	if (tr->extension_prog)
@@ -205,9 +237,9 @@ static int bpf_tracing_multi_link_one(struct bpf_tracing_multi_link *ml,
 	/* Its own ftrace_ops: it shares the function with livepatch */
 	if (tr->cur_image && !tr->func.direct_batch)
 		return -EBUSY;
-	for (i = 0; i < BPF_TRAMP_MAX; i++)
-		cnt += tr->progs_cnt[i];
-	if (cnt >= BPF_MAX_TRAMP_LINKS)
+	if (bpf_trampoline_places(tr) + (kind == BPF_TRAMP_FSESSION ?
+					 BPF_TRAMP_FSESSION_PLACES : 1) >
+	    BPF_MAX_TRAMP_LINKS)
 		return -E2BIG;
 	hlist_for_each_entry(other, &tr->progs_hlist[kind], tramp_hlist) {
 		if (other->link.prog == ml->link.prog)
@@ -399,11 +431,25 @@ static void bpf_tracing_multi_link_show_fdinfo(const struct bpf_link *link,
 	struct bpf_tracing_multi_link *ml =
 		container_of(link, struct bpf_tracing_multi_link, link);
 	bool show = kallsyms_show_value(current_cred());
-	u32 i, obj_id, btf_id;
+	u32 i, obj_id, btf_id, images = 0;
+	struct bpf_trampoline *tr;
 	unsigned long addr;
+	u64 bytes = 0;
 
+	/* One image a function, with every program that the function has */
+	for (i = 0; i < ml->cnt; i++) {
+		tr = ml->nodes[i].tr;
+		mutex_lock(&tr->mutex);
+		if (tr->cur_image) {
+			images++;
+			bytes += tr->cur_image->size;
+		}
+		mutex_unlock(&tr->mutex);
+		cond_resched();
+	}
 	seq_printf(seq, "attach_type:\t%d\nfunc_cnt:\t%u\n",
 		   ml->attach_type, ml->cnt);
+	seq_printf(seq, "images:\t%u\nimage_bytes:\t%llu\n", images, bytes);
 	seq_puts(seq, "obj_id\tbtf_id\taddr\tcookie\tfunc\n");
 	for (i = 0; i < ml->cnt; i++) {
 		addr = (unsigned long)ml->nodes[i].tr->func.addr;
@@ -566,6 +612,9 @@ static int bpf_tracing_multi_resolve(struct bpf_tracing_multi_link *ml,
 		return -ENOENT;
 	if (!ftrace_location(addr))
 		return -ENODEV;
+	err = bpf_tracing_multi_check_sleepable(ml->link.prog, btf, id, addr);
+	if (err)
+		return err;
 	tgt.tgt_addr = addr;
 
 	node->id = id;
@@ -657,7 +706,8 @@ out:
 /**
  * bpf_tracing_multi_link_attach - BPF_LINK_CREATE of a tracing multi link
  * @attr: link_create.tracing_multi gives the functions
- * @prog: a BPF_TRACE_FENTRY_MULTI or BPF_TRACE_FEXIT_MULTI program
+ * @prog: a BPF_TRACE_FENTRY_MULTI, BPF_TRACE_FEXIT_MULTI or
+ *	  BPF_TRACE_FSESSION_MULTI program
  *
  * Attaches @prog to every function, or to none.
  *
@@ -666,7 +716,8 @@ out:
  * 131072, more than 64 module BTFs, or a function whose trampoline runs
  * the most programs it can), -ENOENT (no address), -ENODEV (notrace, or
  * a module going away), -EBUSY (another direct owner, an IPMODIFY user,
- * the program already on a function), -EOPNOTSUPP, -ENOMEM, -EFAULT.
+ * the program already on a function), -EOPNOTSUPP (a return value of
+ * more than 8 bytes, but for fentry; no batch), -ENOMEM, -EFAULT.
  */
 int bpf_tracing_multi_link_attach(const union bpf_attr *attr,
 				  struct bpf_prog *prog)
@@ -685,8 +736,6 @@ int bpf_tracing_multi_link_attach(const union bpf_attr *attr,
 		return -EINVAL;
 	if (cnt > BPF_TRACING_MULTI_MAX)
 		return -E2BIG;
-	if (prog->expected_attach_type == BPF_TRACE_FSESSION_MULTI)
-		return -EOPNOTSUPP;
 
 	ml = kzalloc(sizeof(*ml), GFP_KERNEL);
 	if (!ml)

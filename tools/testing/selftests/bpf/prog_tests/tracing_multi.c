@@ -9,6 +9,9 @@
 
 #define NR_FUNCS 9
 
+/* Tracing multi links are x86-64 only */
+#define SYSCALL_GETPGID "__x64_sys_getpgid"
+
 /* Tell the programs where the functions are: @fmt with N is a name */
 static int set_addrs(__u64 *addrs, const char *fmt, const int *nums, int cnt)
 {
@@ -89,6 +92,7 @@ static void test_skel_api(void)
 		goto cleanup;
 	ASSERT_OK_PTR(skel->links.fentry_auto, "fentry_auto link");
 	ASSERT_OK_PTR(skel->links.fexit_auto, "fexit_auto link");
+	ASSERT_OK_PTR(skel->links.fsession_auto, "fsession_auto link");
 	ASSERT_NULL(skel->links.fentry_manual, "no auto-attach without pattern");
 
 	trigger(skel);
@@ -405,6 +409,100 @@ cleanup:
 	tracing_multi_testmod__destroy(skel);
 }
 
+/*
+ * A sleepable multi program: on getpgid, which a sleepable fentry may
+ * trace (a syscall allows error injection), not on bpf_fentry_test2
+ * (bpf_fentry_test1 is a sleepable fmod_ret kfunc, which it may).
+ */
+static void test_sleepable(void)
+{
+	struct bpf_program *prog;
+	struct tracing_multi *skel;
+	struct bpf_link *link;
+	struct ksyms *ksyms;
+	char x = 'x';
+
+	skel = load();
+	if (!skel)
+		return;
+	prog = skel->progs.fentry_sleepable;
+	skel->bss->user_ptr = (__u64)(unsigned long)&x;
+	ksyms = load_kallsyms_local();
+	if (!ASSERT_OK_PTR(ksyms, "load_kallsyms_local"))
+		goto cleanup;
+	skel->bss->func_addr[0] = ksym_get_addr_local(ksyms, SYSCALL_GETPGID);
+	free_kallsyms_local(ksyms);
+
+	link = bpf_program__attach_tracing_multi(prog, "bpf_fentry_test2", NULL);
+	if (!ASSERT_ERR_PTR(link, "not on bpf_fentry_test2"))
+		bpf_link__destroy(link);
+	else
+		ASSERT_EQ(libbpf_get_error(link), -EINVAL, "errno");
+	link = bpf_program__attach_tracing_multi(prog, "bpf_fentry_test1", NULL);
+	if (ASSERT_OK_PTR(link, "on bpf_fentry_test1"))
+		bpf_link__destroy(link);
+
+	link = bpf_program__attach_tracing_multi(prog, SYSCALL_GETPGID, NULL);
+	if (!ASSERT_OK_PTR(link, "attach to getpgid"))
+		goto cleanup;
+	syscall(__NR_getpgid, 0);
+	syscall(__NR_getpgid, 0);
+	ASSERT_EQ(skel->bss->sleepable_result, 2, "sleepable calls");
+	bpf_link__destroy(link);
+cleanup:
+	tracing_multi__destroy(skel);
+}
+
+/*
+ * An fsession program with a fentry.multi and a fexit.multi program on
+ * the same functions: each runs once a call, the session's exit run sees
+ * its entry run's cookie, and returning 1 at entry skips the exit run.
+ */
+static void test_fsession(void)
+{
+	struct bpf_link *session, *entry = NULL, *exit = NULL;
+	struct tracing_multi *skel;
+	int i;
+
+	skel = load();
+	if (!skel)
+		return;
+	session = bpf_program__attach(skel->progs.fsession_auto);
+	if (!ASSERT_OK_PTR(session, "attach fsession"))
+		goto cleanup;
+	entry = bpf_program__attach_tracing_multi(skel->progs.fentry_manual,
+						  "bpf_fentry_test?", NULL);
+	exit = bpf_program__attach_tracing_multi(skel->progs.fexit_manual,
+						 "bpf_fentry_test?", NULL);
+	if (!ASSERT_OK_PTR(entry, "attach fentry") ||
+	    !ASSERT_OK_PTR(exit, "attach fexit"))
+		goto cleanup;
+
+	trigger(skel);
+	for (i = 1; i <= NR_FUNCS; i++) {
+		ASSERT_EQ(skel->bss->session_entry[i], 1, "session entry");
+		ASSERT_EQ(skel->bss->session_exit[i], i != 2, "session exit");
+	}
+	ASSERT_EQ(skel->bss->session_ret1, 2, "bpf_fentry_test1 return");
+	check(skel->bss->entry_result, 1, "entry beside fsession");
+	check(skel->bss->exit_result, 1, "exit beside fsession");
+
+	/* the session's link goes; the others stay */
+	bpf_link__destroy(session);
+	session = NULL;
+	reset(skel);
+	memset(skel->bss->session_entry, 0, sizeof(skel->bss->session_entry));
+	trigger(skel);
+	ASSERT_EQ(skel->bss->session_entry[1], 0, "session detached");
+	check(skel->bss->entry_result, 1, "entry after fsession");
+	check(skel->bss->exit_result, 1, "exit after fsession");
+cleanup:
+	bpf_link__destroy(session);
+	bpf_link__destroy(entry);
+	bpf_link__destroy(exit);
+	tracing_multi__destroy(skel);
+}
+
 void test_tracing_multi(void)
 {
 	if (test__start_subtest("skel_api"))
@@ -421,4 +519,8 @@ void test_tracing_multi(void)
 		test_verifier();
 	if (test__start_subtest("testmod"))
 		test_testmod();
+	if (test__start_subtest("sleepable"))
+		test_sleepable();
+	if (test__start_subtest("fsession"))
+		test_fsession();
 }

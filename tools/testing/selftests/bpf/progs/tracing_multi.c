@@ -4,6 +4,7 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include <stdbool.h>
+#include "bpf_kfuncs.h"
 
 char _license[] SEC("license") = "GPL";
 
@@ -123,5 +124,53 @@ int BPF_PROG(fentry_single, int a)
 {
 	if (bpf_get_current_pid_tgid() >> 32 == pid && a == 1)
 		single_result++;
+	return 0;
+}
+
+/* Sleepable: bpf_copy_from_user() is for sleepable programs only */
+__u64 user_ptr;
+__u64 sleepable_result;
+
+SEC("fentry.multi.s")
+int BPF_PROG(fentry_sleepable)
+{
+	char c;
+
+	if (bpf_get_current_pid_tgid() >> 32 != pid)
+		return 0;
+	if (!bpf_copy_from_user(&c, 1, (void *)user_ptr) && c == 'x' &&
+	    bpf_get_func_ip(ctx) == func_addr[0])
+		sleepable_result++;
+	return 0;
+}
+
+/*
+ * fsession: one program at entry and at exit of bpf_fentry_test1..9.  The
+ * entry run leaves a cookie for the exit run, and skips the exit run of
+ * bpf_fentry_test2.  bpf_kfuncs.h declares the session kfuncs.
+ */
+__u64 session_entry[10];
+__u64 session_exit[10];
+__u64 session_ret1;
+
+SEC("fsession.multi/bpf_fentry_test?")
+int BPF_PROG(fsession_auto)
+{
+	int i = func_idx(bpf_get_func_ip(ctx));
+	__u64 *cookie = bpf_session_cookie();
+	__u64 ret = 0;
+
+	if (bpf_get_current_pid_tgid() >> 32 != pid || !i)
+		return 0;
+	if (!bpf_session_is_return()) {
+		*cookie = 0xc0 + i;
+		session_entry[i]++;
+		return i == 2;
+	}
+	bpf_get_func_ret(ctx, &ret);
+	if (i == 1)
+		session_ret1 = ret;
+	if (*cookie == 0xc0 + i)
+		session_exit[i]++;
 	return 0;
 }
