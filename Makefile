@@ -168,12 +168,19 @@ $(TOOLS_OUT)/fta-fentry: tools/testing/ftrace-args/fentry/fta-fentry.c \
 	@mkdir -p $(TOOLS_OUT)
 	$(CC) $(TOOL_CFLAGS) -I$(SRC)/tools/include/uapi -o $@ $< -lbpf
 
+# The BPF attach rows of make bench: fentry and fexit, single and multi
+$(TOOLS_OUT)/fta-bpf-attach: tools/testing/ftrace-args/bench/fta-bpf-attach.c \
+		$(SRC)/tools/include/uapi/linux/bpf.h
+	@mkdir -p $(TOOLS_OUT)
+	$(CC) $(TOOL_CFLAGS) -I$(SRC)/tools/include/uapi -o $@ $< -lbpf
+
 # The host's TSC rate, which vm-run gives the microvm guest
 $(TOOLS_OUT)/fta-tsc-khz: tools/testing/vm/tsc-khz.c
 	@mkdir -p $(TOOLS_OUT)
 	$(CC) $(TOOL_CFLAGS) -o $@ $<
 
-tools: tree $(TOOLS_OUT)/fta-bench $(TOOLS_OUT)/fta-fentry $(TOOLS_OUT)/fta-tsc-khz
+tools: tree $(TOOLS_OUT)/fta-bench $(TOOLS_OUT)/fta-fentry $(TOOLS_OUT)/fta-bpf-attach \
+	$(TOOLS_OUT)/fta-tsc-khz
 	@+$(MAKE) -s -C tools/tracing/ftrace-args OUTPUT=$(TOOLS_OUT)/
 	@$(PHASE) tools
 
@@ -200,8 +207,10 @@ test-debug: all
 # BENCH_KERNEL=test runs the bench on the test kernel (lockdep and all),
 # BENCH_KERNEL=both on the bench kernel and then on the test kernel.
 BENCH_KERNEL	?= bench
-bench: all
+# The BPF rows use the BPF selftests' bench, built as for make test-full.
+bench: deps-full all
 	@flock $(FTA_CACHE)/build.lock $(MAKE) --no-print-directory bench-kernel
+	@$(REPO)/tools/testing/ftrace-args/bpf/build-bpf-selftests $(SRC) $(FTA_CACHE)
 	@$(REPO)/tools/testing/ftrace-args/bench/run-bench $(BENCH_KERNEL)
 
 # The README's set-up on a fresh Debian 12 root (mmdebstrap), up to `make

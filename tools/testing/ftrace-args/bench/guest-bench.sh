@@ -88,6 +88,10 @@ echo "by side in this run."
 echo "Medians of $reps repetitions."
 echo
 
+# BENCH_ONLY=bpf: the BPF rows alone (a quicker run while they change)
+only=${BENCH_ONLY:-}
+areps=${BENCH_ATTACH_REPS:-3}
+if [ "$only" != bpf ]; then
 # --- per-call overhead -------------------------------------------------------
 percall getppid __do_sys_getppid "$calls" function
 b=$(base)
@@ -130,7 +134,9 @@ row "    noise of the function row, ns (a ratio needs 3x noise)" "$(pcnoise func
 echo
 
 # "percall": only the per-call rows (the second kernel of BENCH_KERNEL=both)
+fi
 if [ "${2:-}" != percall ]; then
+if [ "$only" != bpf ]; then
 # --- enable time ---------------------------------------------------------------
 nfuncs=$(wc -l < $T/available_filter_functions)
 row "enable time, us (of $nfuncs functions)" "function" "function_args"
@@ -175,7 +181,6 @@ bench_attach() {	# N [legacy=1]: prints the attach time in us
 	echo "$(cat $P/last_ns) / 1000" | bc -l | xargs printf '%.0f\n'
 	rmmod ftrace-direct-batch-bench
 }
-areps=${BENCH_ATTACH_REPS:-3}
 row "direct attach time, us (medians of $areps)" "batch" "one at a time"
 row "  (ratio: one at a time / batch)" "" ""
 for n in 10 100 1000 10000; do
@@ -200,7 +205,147 @@ row "  batch t(10000) / t(1000)" "$(time_ratio /tmp/at.b10000 /tmp/at.b1000)" ""
 echo
 
 fi
+# --- BPF attach ------------------------------------------------------------------
+# fta-bpf-attach (bench/fta-bpf-attach.c) attaches an empty fentry and an
+# empty fexit program to each of N functions: one program and one link per
+# function and kind, or one fentry.multi and one fexit.multi link, and
+# then closes the links.  It measures in user space, around the bpf()
+# calls and the close()s.
+bpfa=$(dirname "$bench")/fta-bpf-attach
+val() { echo "$2" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
+bpf_attach() {	# N single|multi [--entry-only]: one run, into /tmp/ba.*
+	local n=$1 how=$2 out
+	shift 2
+	[ "$how" = single ] || set -- --multi "$@"
+	out=$("$bpfa" "$@" "/tmp/bf.$n") || exit 1
+	[ "$(val funcs "$out")" = "$n" ] || { echo "fta-bpf-attach: $out" >&2; exit 1; }
+	val attach_us "$out" >> "/tmp/ba.$how$n"
+	val detach_us "$out" >> "/tmp/bd.$how$n"
+	val load_us "$out" >> "/tmp/bl.$how$n"
+	if [ "$how" = multi ]; then
+		echo "$(val images "$out") $(val image_bytes "$out")" > "/tmp/bm.$n"
+	fi
+}
+ms() { median < "$1" | xargs -I{} echo "{} / 1000" | bc -l | xargs printf %.1f; }
+# sratio SINGLE MULTI: time_ratio, or, for singles measured once (minutes
+# each), the plain ratio of that run to the multi median
+sratio() {
+	if [ "$(wc -l < "$1")" -ge 3 ]; then
+		x "$(time_ratio "$1" "$2")"
+	else
+		echo "$(median < "$1") $(median < "$2")" | awk '{ printf "%.1fx (1 run)\n", $1 / $2 }'
+	fi
+}
+if [ -x "$bpfa" ] && [ -e /sys/kernel/btf/vmlinux ]; then
+	"$bpfa" --candidates > /tmp/bf.all
+	ncand=$(wc -l < /tmp/bf.all)
+	# One at a time costs a code update per link: 2000 single links took
+	# 8 minutes on the test kernel, so N = 10000 would take most of an
+	# hour.  Singles are measured up to BENCH_BPF_SINGLE_MAX functions,
+	# once at N = 1000.
+	smax=${BENCH_BPF_SINGLE_MAX:-1000}
+	row "BPF fentry+fexit attach, ms (medians of $areps; singles at N=1000 once)" "single links" "multi links"
+	row "  (2N single links / 2 multi links; of $ncand functions)" "" ""
+	# N = 10000 and the all-candidates row crashed the bench kernel on
+	# 2026-12-02 (a stack overflow, recursion through migrate_enable()
+	# under fentry+fexit on the first 10000 candidates): they run only
+	# with BENCH_BPF_NS and BENCH_BPF_ALL=1 until that is fixed.
+	for n in ${BENCH_BPF_NS:-100 1000}; do
+		[ "$n" -le "$ncand" ] || { row "  N=$n" "n/a" "only $ncand"; continue; }
+		head -n "$n" /tmp/bf.all > "/tmp/bf.$n"
+		for h in single multi; do : > "/tmp/ba.$h$n"; : > "/tmp/bd.$h$n"; : > "/tmp/bl.$h$n"; done
+		for r in $(seq "$areps"); do
+			bpf_attach "$n" multi
+			[ "$n" -gt "$smax" ] || { [ "$n" -ge 1000 ] && [ "$r" -gt 1 ]; } ||
+				bpf_attach "$n" single
+		done
+		if [ "$n" -le "$smax" ]; then
+			row "  N=$n attach" "$(ms "/tmp/ba.single$n")" "$(ms "/tmp/ba.multi$n")"
+			row "    single / multi" "" "$(sratio "/tmp/ba.single$n" "/tmp/ba.multi$n")"
+			row "  N=$n detach" "$(ms "/tmp/bd.single$n")" "$(ms "/tmp/bd.multi$n")"
+			row "    single / multi" "" "$(sratio "/tmp/bd.single$n" "/tmp/bd.multi$n")"
+			row "  N=$n program loads" "$(ms "/tmp/bl.single$n")" "$(ms "/tmp/bl.multi$n")"
+		else
+			row "  N=$n attach" "not measured" "$(ms "/tmp/ba.multi$n")"
+			row "  N=$n detach" "not measured" "$(ms "/tmp/bd.multi$n")"
+		fi
+		read -r im by < "/tmp/bm.$n"
+		row "  N=$n trampoline images, bytes (multi)" "$im" "$by"
+		row "    bytes per function" "" "$(echo "$by / $n" | bc)"
+	done
+	if [ -s /tmp/ba.multi10000 ]; then
+		row "  multi attach t(10000) / t(1000)" "" "$(time_ratio /tmp/ba.multi10000 /tmp/ba.multi1000)"
+	fi
+	# Every function that BPF can attach to, fentry only
+	if [ "${BENCH_BPF_ALL:-0}" = 1 ]; then
+		: > "/tmp/ba.multi$ncand"; : > "/tmp/bd.multi$ncand"; : > "/tmp/bl.multi$ncand"
+		cp /tmp/bf.all "/tmp/bf.$ncand"
+		bpf_attach "$ncand" multi --entry-only
+		a=$(cat "/tmp/ba.multi$ncand")
+		row "  fentry.multi on all $ncand: attach, detach ms" "$(ms "/tmp/ba.multi$ncand")" "$(ms "/tmp/bd.multi$ncand")"
+		row "    functions attached per second" "" "$(echo "$ncand * 1000000 / $a" | bc)"
+	else
+		row "  N=10000, all candidates: not run (BENCH_BPF_ALL=1)" "" ""
+	fi
+else
+	row "BPF attach: no fta-bpf-attach or no vmlinux BTF" "" ""
+fi
+echo
 
+# --- BPF per call: the kernel tree's bench -------------------------------------
+# tools/testing/selftests/bpf/bench (built by build-bpf-selftests): a
+# kernel loop calls bpf_get_numa_node_id(), where the trigger program
+# counts.  The time of one turn of the loop (the call, its trampoline
+# and the program) is 1/rate: a ratio of rates is a ratio of those times,
+# which includes the loop's own cost.  Each repetition runs every trigger
+# in turn, and a ratio is the median of the per-repetition ones.  The
+# wide link also traces functions that the bench itself calls, so its
+# row is an upper bound of what the link's width costs.
+bb=${BENCH_BPF:-}
+trig() {	# NAME: the rate in M calls/s
+	"$bb" -w 1 -d "${BENCH_BPF_SECS:-3}" -a "trig-$1" 2> "/tmp/tr.err" |
+		sed -n 's/^Summary: hits *\([0-9.]*\) .*/\1/p' | grep . ||
+		{ cat /tmp/tr.err >&2; echo "bench trig-$1 failed" >&2; exit 1; }
+}
+if [ -x "$bb" ] && [ -s /tmp/bf.all ]; then
+	wide=/tmp/bf.10000
+	[ -s $wide ] || wide=/tmp/bf.1000
+	nwide=$(wc -l < $wide)
+	rt() { cat "/tmp/tr.$1.t"; }
+	trigs="fentry fentry-multi fexit fexit-multi kprobe-multi fentry-multi-wide wide10k"
+	for t in $trigs; do : > "/tmp/tr.$t"; done
+	: > /tmp/tr.r.entry; : > /tmp/tr.r.exit; : > /tmp/tr.r.wide
+	for _ in $(seq "$areps"); do
+		for t in $trigs; do
+			if [ "$t" = wide10k ]; then
+				BENCH_MULTI_FUNCS=$wide trig fentry-multi-wide
+			else
+				trig "$t"
+			fi > "/tmp/tr.$t.t"
+			cat "/tmp/tr.$t.t" >> "/tmp/tr.$t"
+		done
+		echo "$(rt fentry) / $(rt fentry-multi)" | bc -l >> /tmp/tr.r.entry
+		echo "$(rt fexit) / $(rt fexit-multi)" | bc -l >> /tmp/tr.r.exit
+		echo "$(rt fentry-multi-wide) / $(rt wide10k)" | bc -l >> /tmp/tr.r.wide
+	done
+	mr() { median < "$1" | xargs printf %.3f; }
+	row "BPF per call, bench trig-* (M calls/s, medians of $areps)" "rate" "time ratio"
+	row "  trig-fentry" "$(mr /tmp/tr.fentry)" "1.00"
+	row "  trig-fentry-multi, cost vs trig-fentry" "$(mr /tmp/tr.fentry-multi)" "$(mr /tmp/tr.r.entry)"
+	row "  trig-fexit" "$(mr /tmp/tr.fexit)" "1.00"
+	row "  trig-fexit-multi, cost vs trig-fexit" "$(mr /tmp/tr.fexit-multi)" "$(mr /tmp/tr.r.exit)"
+	row "  trig-kprobe-multi" "$(mr /tmp/tr.kprobe-multi)" ""
+	row "  trig-fentry-multi-wide, on 1 function" "$(mr /tmp/tr.fentry-multi-wide)" "1.00"
+	row "  ... the same link on $nwide more, cost vs 1" "$(mr /tmp/tr.wide10k)" "$(mr /tmp/tr.r.wide)"
+	row "    (spread of that ratio: min, max)" "$(sort -n /tmp/tr.r.wide | head -n 1 | xargs printf %.3f)" "$(sort -n /tmp/tr.r.wide | tail -n 1 | xargs printf %.3f)"
+else
+	row "BPF per call: no bench (BENCH_BPF) or no candidate functions" "" ""
+fi
+echo
+
+fi
+
+if [ "$only" != bpf ]; then
 # Per call: a direct trampoline on __do_sys_getppid next to function_args,
 # the same trampoline of ftrace-direct-batch-bench both ways.  Through the
 # batch interface the function stays on ftrace_caller (partial save);
@@ -301,4 +446,5 @@ if [ -e $T/set_ftrace_direct_multi ]; then
 	row "    function_graph, funcgraph-retval" "$(median < /tmp/ct.graph | xargs printf %.1f)" "1.00"
 	row "    function_args call-through record" "$(median < /tmp/ct.ct | xargs printf %.1f)" "$(ratio_or_noise /tmp/ct.r /tmp/ct.noise /tmp/ct.ct /tmp/ct.graph)"
 	reset
+fi
 fi
