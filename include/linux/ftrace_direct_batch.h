@@ -8,6 +8,7 @@
 #ifndef _LINUX_FTRACE_DIRECT_BATCH_H
 #define _LINUX_FTRACE_DIRECT_BATCH_H
 
+#include <linux/bits.h>
 #include <linux/types.h>
 #include <linux/err.h>
 #include <linux/limits.h>
@@ -23,6 +24,17 @@ struct ftrace_direct_batch;
  */
 #define FTRACE_DIRECT_BATCH_MODULE_PRIO	(INT_MAX - 1)
 
+/*
+ * Flags of __ftrace_direct_batch_alloc().
+ *
+ * FTRACE_DIRECT_BATCH_RETARGET_NOSYNC: a retarget returns without
+ * waiting for the tasks that may still run the trampolines that it
+ * replaced, as modify_ftrace_direct() does.  For an owner that frees its
+ * old trampolines after grace periods of its own, as BPF frees its
+ * trampoline images.  Detaching waits all the same.
+ */
+#define FTRACE_DIRECT_BATCH_RETARGET_NOSYNC	BIT(0)
+
 /**
  * struct ftrace_direct_pair - one function and the trampoline it calls
  * @ip: the function: its address or its ftrace location
@@ -35,7 +47,8 @@ struct ftrace_direct_pair {
 
 #ifdef CONFIG_FTRACE_DIRECT_BATCH
 struct ftrace_direct_batch *__ftrace_direct_batch_alloc(const char *owner,
-							struct module *mod);
+							struct module *mod,
+							unsigned int flags);
 /**
  * ftrace_direct_batch_alloc - create an owner of direct trampolines
  * @owner: the name that direct_functions shows for its attachments
@@ -43,7 +56,7 @@ struct ftrace_direct_batch *__ftrace_direct_batch_alloc(const char *owner,
  * Return: the batch, or an ERR_PTR().
  */
 #define ftrace_direct_batch_alloc(owner)	\
-	__ftrace_direct_batch_alloc(owner, THIS_MODULE)
+	__ftrace_direct_batch_alloc(owner, THIS_MODULE, 0)
 void ftrace_direct_batch_free(struct ftrace_direct_batch *batch);
 int ftrace_direct_batch_add(struct ftrace_direct_batch *batch,
 			    const struct ftrace_direct_pair *pairs,

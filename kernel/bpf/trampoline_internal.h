@@ -9,6 +9,7 @@
 
 #include <linux/mutex.h>
 
+struct bpf_prog;
 struct bpf_trampoline;
 struct bpf_tramp_image;
 
@@ -36,6 +37,7 @@ static inline int bpf_trampoline_places(const struct bpf_trampoline *tr)
 		     tr->progs_cnt[BPF_TRAMP_FSESSION];
 }
 
+enum bpf_tramp_prog_type bpf_attach_type_to_tramp(struct bpf_prog *prog);
 int bpf_trampoline_build(struct bpf_trampoline *tr,
 			 struct bpf_tramp_image **imp);
 void bpf_tramp_image_free(struct bpf_tramp_image *im);

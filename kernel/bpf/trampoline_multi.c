@@ -175,26 +175,11 @@ u64 *bpf_fsession_cookie(void)
 	return run_ctx->session_cookie;
 }
 
-static enum bpf_tramp_prog_type bpf_tracing_multi_kind(enum bpf_attach_type t)
-{
-	switch (t) {
-	case BPF_TRACE_FENTRY_MULTI:
-		return BPF_TRAMP_FENTRY;
-	case BPF_TRACE_FEXIT_MULTI:
-		return BPF_TRAMP_FEXIT;
-	case BPF_TRACE_FSESSION_MULTI:
-		return BPF_TRAMP_FSESSION;
-	default:
-		WARN_ON_ONCE(1);
-		return BPF_TRAMP_FENTRY;
-	}
-}
-
 /* The images of the nodes in place, or (@err) thrown away */
 static void bpf_tracing_multi_finish(struct bpf_tracing_multi_link *ml,
 				     u32 cnt, int err)
 {
-	enum bpf_tramp_prog_type kind = bpf_tracing_multi_kind(ml->attach_type);
+	enum bpf_tramp_prog_type kind = bpf_attach_type_to_tramp(ml->link.prog);
 	struct bpf_tracing_multi_node *node;
 	struct bpf_trampoline *tr;
 	u32 i;
@@ -226,7 +211,7 @@ static void bpf_tracing_multi_finish(struct bpf_tracing_multi_link *ml,
 static int bpf_tracing_multi_link_one(struct bpf_tracing_multi_link *ml,
 				      struct bpf_tracing_multi_node *node)
 {
-	enum bpf_tramp_prog_type kind = bpf_tracing_multi_kind(ml->attach_type);
+	enum bpf_tramp_prog_type kind = bpf_attach_type_to_tramp(ml->link.prog);
 	struct bpf_trampoline *tr = node->tr;
 	struct bpf_tramp_link *other;
 	int err;
@@ -357,7 +342,7 @@ out:
  */
 static void bpf_tracing_multi_detach(struct bpf_tracing_multi_link *ml)
 {
-	enum bpf_tramp_prog_type kind = bpf_tracing_multi_kind(ml->attach_type);
+	enum bpf_tramp_prog_type kind = bpf_attach_type_to_tramp(ml->link.prog);
 	struct bpf_tracing_multi_req req;
 	struct bpf_tracing_multi_node *node;
 	struct bpf_trampoline *tr;
@@ -768,7 +753,8 @@ static int __init bpf_tramp_batch_init(void)
 {
 	struct ftrace_direct_batch *batch;
 
-	batch = __ftrace_direct_batch_alloc("bpf", NULL);
+	batch = __ftrace_direct_batch_alloc("bpf", NULL,
+					    FTRACE_DIRECT_BATCH_RETARGET_NOSYNC);
 	if (IS_ERR(batch)) {
 		pr_warn("bpf: no direct batch (%ld): trampolines use their own ftrace_ops\n",
 			PTR_ERR(batch));

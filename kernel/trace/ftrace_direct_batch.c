@@ -367,45 +367,66 @@ static bool fdb_detach_all(struct ftrace_direct_batch *batch)
  * A stub ops on the functions of @set sends their call sites through
  * ftrace_caller and the batch's callback, which reads the trampoline of
  * each call from direct_functions, so that the hash can change under
- * them.  Taking the stub away patches the sites with the new trampolines
- * and, as the ops is dynamic, waits for the tasks that may still be in
- * the old ones.
+ * them.  Taking the stub away patches the sites with the new trampolines.
+ * As __modify_ftrace_direct()'s tmp_ops, the stub is static, so that
+ * unregistering it does not wait as for a dynamic ops: the callers that
+ * need that wait for the old trampolines themselves (fdb_wait()).  Only
+ * the ftrace core reads its filter hash, under ftrace_lock:
+ * ftrace_ops_list_func() skips a stub ops without testing it.  One stub
+ * serves every batch, under direct_mutex.
  */
-static struct ftrace_ops *fdb_stub_get(struct ftrace_hash *set)
-{
-	struct ftrace_ops *stub;
-	unsigned long *ips;
-	unsigned int cnt;
-	int err = -ENOMEM;
+static struct ftrace_ops fdb_stub = {
+	.func		= ftrace_stub,
+	.flags		= FTRACE_OPS_FL_STUB,
+	/* never build an ops trampoline for it */
+	.trampoline	= FTRACE_ADDR,
+};
 
-	stub = kzalloc(sizeof(*stub), GFP_KERNEL);
-	ips = fdb_ips(set, NULL, NULL, &cnt);
-	if (!stub || !ips)
-		goto fail;
-	stub->func = ftrace_stub;
-	stub->flags = FTRACE_OPS_FL_STUB;
-	err = ftrace_set_filter_ips(stub, ips, cnt, 0, 0);
-	if (!err)
-		err = register_ftrace_function_nolock(stub);
-	if (err)
-		ftrace_free_filter(stub);
-	else
-		goto out;
-fail:
-	kfree(stub);
-	stub = ERR_PTR(err);
-out:
-	kvfree(ips);
-	return stub;
+/*
+ * Empty the stub's filter.  The stub is used again, so its hash goes
+ * through the core, which frees the old one; should that fail for want
+ * of memory, the next fdb_stub_get() replaces it all the same.
+ */
+static void fdb_stub_reset(void)
+{
+	ftrace_set_filter_ips(&fdb_stub, NULL, 0, 0, 1);
 }
 
-static void fdb_stub_put(struct ftrace_ops *stub)
+static int fdb_stub_get(struct ftrace_hash *set)
 {
-	if (!stub)
-		return;
-	unregister_ftrace_function(stub);
-	ftrace_free_filter(stub);
-	kfree(stub);
+	unsigned long *ips;
+	unsigned int cnt;
+	int err;
+
+	lockdep_assert_held(&direct_mutex);
+	ips = fdb_ips(set, NULL, NULL, &cnt);
+	if (!ips)
+		return -ENOMEM;
+	err = ftrace_set_filter_ips(&fdb_stub, ips, cnt, 0, 1);
+	if (!err) {
+		err = register_ftrace_function_nolock(&fdb_stub);
+		if (err)
+			fdb_stub_reset();
+	}
+	kvfree(ips);
+	return err;
+}
+
+static void fdb_stub_put(void)
+{
+	unregister_ftrace_function(&fdb_stub);
+	fdb_stub_reset();
+}
+
+/*
+ * Wait until no task runs or will enter the trampolines that an update
+ * detached or replaced, as ftrace_shutdown() waits before it frees a
+ * dynamic ops.
+ */
+static void fdb_wait(void)
+{
+	synchronize_rcu_tasks_rude();
+	synchronize_rcu_tasks();
 }
 
 /*
@@ -423,7 +444,6 @@ static int fdb_apply_locked(struct ftrace_direct_batch *batch,
 			    struct ftrace_hash *del)
 {
 	struct ftrace_hash *pre = NULL, *post = NULL, *prev = NULL;
-	struct ftrace_ops *stub = NULL;
 	unsigned long *ips = NULL;
 	unsigned int cnt = 0;
 	int err;
@@ -441,8 +461,7 @@ static int fdb_apply_locked(struct ftrace_direct_batch *batch,
 			return -ENOMEM;
 	}
 	if (set) {
-		stub = fdb_stub_get(set);
-		err = PTR_ERR_OR_ZERO(stub);
+		err = fdb_stub_get(set);
 		if (err) {
 			kvfree(ips);
 			return err;
@@ -481,9 +500,6 @@ static int fdb_apply_locked(struct ftrace_direct_batch *batch,
 			ftrace_set_filter_ips(&batch->ops, NULL, 0, 0, 1);
 	} else {
 		err = ftrace_set_filter_ips(&batch->ops, ips, cnt, 0, 1);
-		/* Nothing calls the detached trampolines once this returns. */
-		if (!err && del)
-			synchronize_rcu_tasks();
 	}
 	if (!err && post) {
 		/* The stub keeps the call sites of @set on ftrace_caller */
@@ -497,7 +513,17 @@ out:
 		prev = NULL;
 	}
 	ftrace_direct_functions_free(prev);
-	fdb_stub_put(stub);
+	if (set)
+		fdb_stub_put();
+	/*
+	 * The detached trampolines, as unregister_ftrace_direct() waits
+	 * for them (unregistering the batch's ops, for its last functions,
+	 * waited already), and the replaced ones, unless their owner frees
+	 * them after grace periods of its own.
+	 */
+	if (!err && ((del && cnt) ||
+		     (set && !(batch->flags & FTRACE_DIRECT_BATCH_RETARGET_NOSYNC))))
+		fdb_wait();
 	fdb_set_common(batch);
 	free_ftrace_hash(post);
 	kvfree(ips);
@@ -509,23 +535,28 @@ out:
  * @owner: a name for direct_functions: printable, no white space, at most
  *	63 characters
  * @mod: the module that owns the batch (THIS_MODULE)
+ * @flags: 0, or FTRACE_DIRECT_BATCH_RETARGET_NOSYNC for an owner that
+ *	frees its old trampolines after grace periods of its own
  *
- * Use the ftrace_direct_batch_alloc() wrapper.  The batch belongs to @mod:
+ * Modules use the ftrace_direct_batch_alloc() wrapper, which passes
+ * THIS_MODULE and no flag.  The batch belongs to @mod:
  * @mod frees it in its exit function at the latest.  If @mod goes away
  * without freeing it, ftrace detaches and frees the batch, with a
  * warning, so no other code may keep a pointer to it past @mod's life.
  *
  * Context: process context.
- * Return: the new, empty batch, or ERR_PTR(-EINVAL) for a bad name,
- * ERR_PTR(-ENOMEM).
+ * Return: the new, empty batch, or ERR_PTR(-EINVAL) for a bad name or
+ * an unknown flag, ERR_PTR(-ENOMEM).
  */
 struct ftrace_direct_batch *__ftrace_direct_batch_alloc(const char *owner,
-							struct module *mod)
+							struct module *mod,
+							unsigned int flags)
 {
 	struct ftrace_direct_batch *batch;
 	const char *c;
 
-	if (!owner || !*owner || strlen(owner) >= FDB_OWNER_MAX)
+	if (!owner || !*owner || strlen(owner) >= FDB_OWNER_MAX ||
+	    (flags & ~FTRACE_DIRECT_BATCH_RETARGET_NOSYNC))
 		return ERR_PTR(-EINVAL);
 	for (c = owner; *c; c++) {
 		if (!isgraph(*c))
@@ -537,6 +568,7 @@ struct ftrace_direct_batch *__ftrace_direct_batch_alloc(const char *owner,
 		return ERR_PTR(-ENOMEM);
 	strscpy(batch->owner, owner, sizeof(batch->owner));
 	batch->mod = mod;
+	batch->flags = flags;
 	batch->ops.func = fdb_call;
 	batch->ops.flags = FTRACE_OPS_FL_DIRECT | FTRACE_OPS_FL_RECURSION;
 	/* ftrace_caller serves it when shared; never build an ops trampoline */
@@ -611,7 +643,8 @@ EXPORT_SYMBOL_GPL(ftrace_direct_batch_free);
  * with the function's arguments in their registers and the return
  * address into the function on the stack; it must be able to run there,
  * like the ones in samples/ftrace/.  When the call returns, no task runs
- * or will enter the detached trampolines or the old trampolines of @set.
+ * or will enter the detached trampolines, nor the old trampolines of @set
+ * unless @batch was allocated with FTRACE_DIRECT_BATCH_RETARGET_NOSYNC.
  *
  * Context: process context; sleeps.
  * Return: 0 on success, or
@@ -741,7 +774,8 @@ EXPORT_SYMBOL_GPL(ftrace_direct_batch_remove);
  * calling a trampoline, the old one or the new one; none is skipped.  It
  * takes two code updates whatever @cnt is (see
  * ftrace_direct_batch_apply()).  When it returns, no task
- * runs or will enter the old trampolines.
+ * runs or will enter the old trampolines, unless @batch was allocated
+ * with FTRACE_DIRECT_BATCH_RETARGET_NOSYNC.
  *
  * Context: process context; sleeps.
  * Return: as ftrace_direct_batch_apply() for @set; -EINVAL when @cnt

@@ -23,6 +23,8 @@ struct ftrace_direct_batch {
 	/* in ftrace_direct_batches, under direct_mutex */
 	struct list_head	list;
 	struct module		*mod;
+	/* FTRACE_DIRECT_BATCH_*, fixed at allocation */
+	unsigned int		flags;
 	char			owner[FDB_OWNER_MAX];
 	/*
 	 * Room for two entries per function of the batch, kept by every

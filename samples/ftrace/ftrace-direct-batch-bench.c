@@ -78,7 +78,7 @@ static int bench_batch(const unsigned long *ips, unsigned int n)
 
 	if (orphan && leave)
 		batch = __ftrace_direct_batch_alloc("ftrace-direct-batch-bench",
-						    NULL);
+						    NULL, 0);
 	else
 		batch = ftrace_direct_batch_alloc("ftrace-direct-batch-bench");
 	if (IS_ERR(batch))
