@@ -181,10 +181,11 @@ while :; do
 	# make test-full queues the BPF selftests as one slow item
 	case ${batch[0]} in
 	@bpf\ *)
-		echo "== run $shard.$runs: BPF selftests"
+		set -- ${batch[0]#@bpf }
+		echo "== run $shard.$runs: BPF selftest $2"
 		t0=$SECONDS
-		"$here/bpf/run-bpf-selftests" "${batch[0]#@bpf }" 2>&1
-		echo "== BPF selftests took $((SECONDS - t0))s"
+		"$here/bpf/run-bpf-selftests" "$1" "$2" 2>&1
+		echo "== BPF selftest $2 took $((SECONDS - t0))s"
 		continue ;;
 	esac
 	n=$((n + ${#batch[@]}))

@@ -89,7 +89,7 @@ t_modules() {
 # direct interface's.
 t_startup_selftest() {
 	grep -qw 'ftrace=nop' /proc/cmdline &&
-		{ echo "booted with ftrace=nop: startup selftests disabled"; return 2; }
+		{ echo "booted with ftrace=nop: this guest runs no startup selftests (shard 0 of make test and make test-debug does)"; return 2; }
 	dmesg | grep -E 'FAILED' &&
 		{ echo "a startup selftest failed"; return 1; }
 	dmesg | grep -q 'Testing tracer function_args: PASSED' ||
