@@ -7,11 +7,8 @@
 #ifndef _BPF_TRAMPOLINE_INTERNAL_H
 #define _BPF_TRAMPOLINE_INTERNAL_H
 
+#include <linux/bpf.h>
 #include <linux/mutex.h>
-
-struct bpf_prog;
-struct bpf_trampoline;
-struct bpf_tramp_image;
 
 /*
  * Held around every update of a trampoline, before tr->mutex, so that a
@@ -35,6 +32,32 @@ static inline int bpf_trampoline_places(const struct bpf_trampoline *tr)
 		cnt += tr->progs_cnt[i];
 	return cnt + (BPF_TRAMP_FSESSION_PLACES - 1) *
 		     tr->progs_cnt[BPF_TRAMP_FSESSION];
+}
+
+/*
+ * Whether @link can join @tr's programs of @kind: -E2BIG when they
+ * would take more than BPF_MAX_TRAMP_LINKS places, -EBUSY when the link
+ * or its program is on the trampoline already.
+ *
+ * Context: tr->mutex held.
+ */
+static inline int bpf_trampoline_link_check(struct bpf_trampoline *tr,
+					    struct bpf_tramp_link *link,
+					    enum bpf_tramp_prog_type kind)
+{
+	int need = kind == BPF_TRAMP_FSESSION ? BPF_TRAMP_FSESSION_PLACES : 1;
+	struct bpf_tramp_link *other;
+
+	lockdep_assert_held(&tr->mutex);
+	if (bpf_trampoline_places(tr) + need > BPF_MAX_TRAMP_LINKS)
+		return -E2BIG;
+	if (!hlist_unhashed(&link->tramp_hlist))
+		return -EBUSY;
+	hlist_for_each_entry(other, &tr->progs_hlist[kind], tramp_hlist) {
+		if (other->link.prog == link->link.prog)
+			return -EBUSY;
+	}
+	return 0;
 }
 
 enum bpf_tramp_prog_type bpf_attach_type_to_tramp(struct bpf_prog *prog);

@@ -142,11 +142,23 @@ struct bpf_tracing_multi_node {
 	u64			key;
 };
 
+/*
+ * The pairs for ftrace_direct_batch_apply(): functions that get their
+ * first image in @add, those that change image in @set, those that lose
+ * their last in @del.
+ */
+struct bpf_tracing_multi_req {
+	struct ftrace_direct_pair	*add, *set;
+	unsigned long			*del;
+	unsigned int			nr_add, nr_set, nr_del;
+};
+
 struct bpf_tracing_multi_link {
 	struct bpf_link			link;
-	enum bpf_attach_type		attach_type;
 	u32				cnt;
 	struct bpf_tracing_multi_node	*nodes;
+	/* allocated with the link, so that detaching needs no memory for it */
+	struct bpf_tracing_multi_req	req;
 	/* what the functions are in: held while the link lives */
 	struct btf			**btfs;
 	struct module			**mods;
@@ -213,7 +225,6 @@ static int bpf_tracing_multi_link_one(struct bpf_tracing_multi_link *ml,
 {
 	enum bpf_tramp_prog_type kind = bpf_attach_type_to_tramp(ml->link.prog);
 	struct bpf_trampoline *tr = node->tr;
-	struct bpf_tramp_link *other;
 	int err;
 
 	lockdep_assert_held(&tr->mutex);
@@ -222,14 +233,9 @@ static int bpf_tracing_multi_link_one(struct bpf_tracing_multi_link *ml,
 	/* Its own ftrace_ops: it shares the function with livepatch */
 	if (tr->cur_image && !tr->func.direct_batch)
 		return -EBUSY;
-	if (bpf_trampoline_places(tr) + (kind == BPF_TRAMP_FSESSION ?
-					 BPF_TRAMP_FSESSION_PLACES : 1) >
-	    BPF_MAX_TRAMP_LINKS)
-		return -E2BIG;
-	hlist_for_each_entry(other, &tr->progs_hlist[kind], tramp_hlist) {
-		if (other->link.prog == ml->link.prog)
-			return -EBUSY;
-	}
+	err = bpf_trampoline_link_check(tr, &node->tlink, kind);
+	if (err)
+		return err;
 
 	hlist_add_head(&node->tlink.tramp_hlist, &tr->progs_hlist[kind]);
 	tr->progs_cnt[kind]++;
@@ -244,29 +250,15 @@ static int bpf_tracing_multi_link_one(struct bpf_tracing_multi_link *ml,
 }
 
 /*
- * The pairs for ftrace_direct_batch_apply(): functions that get their
- * first image in @add, those that change image in @set, those that lose
- * their last in @del.
+ * What detaching needs, allocated with the link: the pairs to retarget
+ * and the functions to detach.  Attaching allocates @add for its time.
  */
-struct bpf_tracing_multi_req {
-	struct ftrace_direct_pair	*add, *set;
-	unsigned long			*del;
-	unsigned int			nr_add, nr_set, nr_del;
-};
-
 static int bpf_tracing_multi_req_alloc(struct bpf_tracing_multi_req *req,
 				       u32 cnt)
 {
-	memset(req, 0, sizeof(*req));
-	req->add = kvmalloc_array(cnt, sizeof(*req->add), GFP_KERNEL);
-	req->set = kvmalloc_array(cnt, sizeof(*req->set), GFP_KERNEL);
-	req->del = kvmalloc_array(cnt, sizeof(*req->del), GFP_KERNEL);
-	if (req->add && req->set && req->del)
-		return 0;
-	kvfree(req->add);
-	kvfree(req->set);
-	kvfree(req->del);
-	return -ENOMEM;
+	req->set = kvmalloc_array(cnt, sizeof(*req->set), GFP_KERNEL_ACCOUNT);
+	req->del = kvmalloc_array(cnt, sizeof(*req->del), GFP_KERNEL_ACCOUNT);
+	return req->set && req->del ? 0 : -ENOMEM;
 }
 
 static void bpf_tracing_multi_req_fill(struct bpf_tracing_multi_req *req,
@@ -285,10 +277,16 @@ static void bpf_tracing_multi_req_fill(struct bpf_tracing_multi_req *req,
 			req->del[req->nr_del++] = (unsigned long)node->tr->func.addr;
 			continue;
 		}
-		if (node->tr->cur_image)
+		if (node->tr->cur_image) {
 			pair = &req->set[req->nr_set++];
-		else
+		} else if (!WARN_ON_ONCE(!req->add)) {
 			pair = &req->add[req->nr_add++];
+		} else {
+			/* Only attaching adds: never put it in place */
+			bpf_tramp_image_free(node->im);
+			node->im = NULL;
+			continue;
+		}
 		pair->ip = (unsigned long)node->tr->func.addr;
 		pair->addr = (unsigned long)node->im->image;
 	}
@@ -299,18 +297,19 @@ static void bpf_tracing_multi_req_free(struct bpf_tracing_multi_req *req)
 	kvfree(req->add);
 	kvfree(req->set);
 	kvfree(req->del);
+	memset(req, 0, sizeof(*req));
 }
 
 static int bpf_tracing_multi_attach(struct bpf_tracing_multi_link *ml)
 {
-	struct bpf_tracing_multi_req req;
+	struct bpf_tracing_multi_req *req = &ml->req;
 	struct bpf_tracing_multi_node *node;
 	u32 i;
 	int err;
 
-	err = bpf_tracing_multi_req_alloc(&req, ml->cnt);
-	if (err)
-		return err;
+	req->add = kvmalloc_array(ml->cnt, sizeof(*req->add), GFP_KERNEL);
+	if (!req->add)
+		return -ENOMEM;
 
 	mutex_lock(&bpf_tramp_batch_mutex);
 	for (i = 0; i < ml->cnt; i++) {
@@ -324,32 +323,31 @@ static int bpf_tracing_multi_attach(struct bpf_tracing_multi_link *ml)
 		}
 		cond_resched();
 	}
-	bpf_tracing_multi_req_fill(&req, ml);
-	err = ftrace_direct_batch_apply(bpf_tramp_batch, req.add, req.nr_add,
-					req.set, req.nr_set, NULL, 0);
+	bpf_tracing_multi_req_fill(req, ml);
+	err = ftrace_direct_batch_apply(bpf_tramp_batch, req->add, req->nr_add,
+					req->set, req->nr_set, NULL, 0);
 	bpf_tracing_multi_finish(ml, ml->cnt, err);
 out:
 	mutex_unlock(&bpf_tramp_batch_mutex);
-	bpf_tracing_multi_req_free(&req);
+	kvfree(req->add);
+	req->add = NULL;
 	return err;
 }
 
 /*
  * Take the link's program out of every trampoline: one batch update
  * detaches the functions that have no other program and retargets the
- * others to images without it.  Must not fail, so it waits for memory
- * where it has to, as bpf_tramp_batch_apply_nofail() does.
+ * others to images without it.  Must not fail: the pairs' arrays came
+ * with the link, and it waits for memory to build an image, as
+ * bpf_tramp_batch_apply_nofail() does for the update.
  */
 static void bpf_tracing_multi_detach(struct bpf_tracing_multi_link *ml)
 {
 	enum bpf_tramp_prog_type kind = bpf_attach_type_to_tramp(ml->link.prog);
-	struct bpf_tracing_multi_req req;
+	struct bpf_tracing_multi_req *req = &ml->req;
 	struct bpf_tracing_multi_node *node;
 	struct bpf_trampoline *tr;
 	u32 i;
-
-	while (bpf_tracing_multi_req_alloc(&req, ml->cnt))
-		msleep(20);
 
 	mutex_lock(&bpf_tramp_batch_mutex);
 	for (i = 0; i < ml->cnt; i++) {
@@ -366,11 +364,11 @@ static void bpf_tracing_multi_detach(struct bpf_tracing_multi_link *ml)
 		mutex_unlock(&tr->mutex);
 		cond_resched();
 	}
-	bpf_tracing_multi_req_fill(&req, ml);
-	bpf_tramp_batch_apply_nofail(req.set, req.nr_set, req.del, req.nr_del);
+	bpf_tracing_multi_req_fill(req, ml);
+	bpf_tramp_batch_apply_nofail(req->set, req->nr_set, req->del,
+				     req->nr_del);
 	bpf_tracing_multi_finish(ml, ml->cnt, 0);
 	mutex_unlock(&bpf_tramp_batch_mutex);
-	bpf_tracing_multi_req_free(&req);
 }
 
 static void bpf_tracing_multi_put(struct bpf_tracing_multi_link *ml)
@@ -398,6 +396,7 @@ static void bpf_tracing_multi_link_release(struct bpf_link *link)
 
 static void bpf_tracing_multi_free(struct bpf_tracing_multi_link *ml)
 {
+	bpf_tracing_multi_req_free(&ml->req);
 	kvfree(ml->nodes);
 	kfree(ml->btfs);
 	kfree(ml->mods);
@@ -433,7 +432,7 @@ static void bpf_tracing_multi_link_show_fdinfo(const struct bpf_link *link,
 		cond_resched();
 	}
 	seq_printf(seq, "attach_type:\t%d\nfunc_cnt:\t%u\n",
-		   ml->attach_type, ml->cnt);
+		   link->prog->expected_attach_type, ml->cnt);
 	seq_printf(seq, "images:\t%u\nimage_bytes:\t%llu\n", images, bytes);
 	seq_puts(seq, "obj_id\tbtf_id\taddr\tcookie\tfunc\n");
 	for (i = 0; i < ml->cnt; i++) {
@@ -461,7 +460,7 @@ static int bpf_tracing_multi_link_fill_link_info(const struct bpf_link *link,
 	if ((uids || uaddrs || ucookies) && !ucount)
 		return -EINVAL;
 	info->tracing_multi.count = ml->cnt;
-	info->tracing_multi.attach_type = ml->attach_type;
+	info->tracing_multi.attach_type = link->prog->expected_attach_type;
 	if (!ucount)
 		return 0;
 	if (ucount < ml->cnt)
@@ -587,7 +586,7 @@ static int bpf_tracing_multi_resolve(struct bpf_tracing_multi_link *ml,
 	if (err < 0)
 		return err;
 	if (tgt.fmodel.ret_size > 8 &&
-	    ml->attach_type != BPF_TRACE_FENTRY_MULTI)
+	    ml->link.prog->expected_attach_type != BPF_TRACE_FENTRY_MULTI)
 		return -EOPNOTSUPP;
 
 	mod = bpf_tracing_multi_mod(ml, btf);
@@ -658,7 +657,8 @@ static int bpf_tracing_multi_init(struct bpf_tracing_multi_link *ml,
 	ml->btfs = kcalloc(min(cnt, 64U), sizeof(*ml->btfs), GFP_KERNEL);
 	ml->mods = kcalloc(min(cnt, 64U), sizeof(*ml->mods), GFP_KERNEL);
 	if (!ids || (ubtf_fds && !btf_fds) || (ucookies && !cookies) ||
-	    !ml->nodes || !ml->btfs || !ml->mods)
+	    !ml->nodes || !ml->btfs || !ml->mods ||
+	    bpf_tracing_multi_req_alloc(&ml->req, cnt))
 		goto out;
 	err = -EFAULT;
 	if (copy_from_user(ids, uids, cnt * sizeof(*ids)) ||
@@ -727,7 +727,6 @@ int bpf_tracing_multi_link_attach(const union bpf_attr *attr,
 		return -ENOMEM;
 	bpf_link_init(&ml->link, BPF_LINK_TYPE_TRACING_MULTI,
 		      &bpf_tracing_multi_link_lops, prog);
-	ml->attach_type = prog->expected_attach_type;
 	ml->cnt = cnt;
 
 	err = bpf_tracing_multi_init(ml, attr);
