@@ -312,21 +312,59 @@ if [ -x "$bb" ] && [ -s /tmp/bf.all ]; then
 	[ -s $wide ] || wide=/tmp/bf.1000
 	nwide=$(wc -l < $wide)
 	rt() { cat "/tmp/tr.$1.t"; }
+	# fprobe (kprobe_multi, f: events) on the partial save and, with
+	# fprobe.full_regs=1 when it registers, on the full save as in 6.12.
+	# The cost of a probe is its loop turn's time less that of
+	# trig-kernel-count (the same loop, counting, no call and no probe:
+	# the call of bpf_get_numa_node_id() is in both costs, which pulls
+	# the ratio toward 1);
+	# the f: event's is the time of trig-fentry with the event on
+	# bpf_get_numa_node_id beside the fentry program, less trig-fentry's.
+	knob=/sys/module/fprobe/parameters/full_regs
+	fev() {	# FULL: trig-fentry with an f: event on the function
+		tr=/sys/kernel/tracing
+		kb=$(cat $tr/buffer_size_kb)
+		echo 4 > $tr/buffer_size_kb
+		echo "$1" > $knob
+		echo 'f:fta_bench/numa bpf_get_numa_node_id' >> $tr/dynamic_events
+		echo 0 > $knob
+		echo 1 > $tr/events/fta_bench/numa/enable
+		trig fentry
+		echo 0 > $tr/events/fta_bench/numa/enable
+		echo '-:fta_bench/numa' >> $tr/dynamic_events
+		echo "$kb" > $tr/buffer_size_kb
+	}
 	trigs="fentry fentry-multi fexit fexit-multi kprobe-multi fentry-multi-wide wide10k"
+	[ -w $knob ] && trigs="$trigs kernel-count kprobe-multi@full kretprobe-multi kretprobe-multi@full fev fev@full"
 	for t in $trigs; do : > "/tmp/tr.$t"; done
 	: > /tmp/tr.r.entry; : > /tmp/tr.r.exit; : > /tmp/tr.r.wide
+	: > /tmp/tr.r.kp; : > /tmp/tr.r.krp; : > /tmp/tr.r.fev
 	for _ in $(seq "$areps"); do
 		for t in $trigs; do
-			if [ "$t" = wide10k ]; then
-				BENCH_MULTI_FUNCS=$wide trig fentry-multi-wide
-			else
-				trig "$t"
-			fi > "/tmp/tr.$t.t"
+			case $t in
+			wide10k) BENCH_MULTI_FUNCS=$wide trig fentry-multi-wide ;;
+			fev) fev 0 ;;
+			fev@full) fev 1 ;;
+			*@full)
+				# the knob is read when the link's fprobe registers
+				echo 1 > $knob
+				r=$(trig "${t%@full}") || { echo 0 > $knob; exit 1; }
+				echo 0 > $knob
+				echo "$r" ;;
+			*) trig "$t" ;;
+			esac > "/tmp/tr.$t.t"
 			cat "/tmp/tr.$t.t" >> "/tmp/tr.$t"
 		done
 		echo "$(rt fentry) / $(rt fentry-multi)" | bc -l >> /tmp/tr.r.entry
 		echo "$(rt fexit) / $(rt fexit-multi)" | bc -l >> /tmp/tr.r.exit
 		echo "$(rt fentry-multi-wide) / $(rt wide10k)" | bc -l >> /tmp/tr.r.wide
+		if [ -w $knob ]; then
+			# cost(partial) / cost(full), each less the base's time
+			c() { echo "(1 / $(rt "$1") - 1 / $(rt "$3")) / (1 / $(rt "$2") - 1 / $(rt "$3"))" | bc -l; }
+			c kprobe-multi kprobe-multi@full kernel-count >> /tmp/tr.r.kp
+			c kretprobe-multi kretprobe-multi@full kernel-count >> /tmp/tr.r.krp
+			c fev fev@full fentry >> /tmp/tr.r.fev
+		fi
 	done
 	mr() { median < "$1" | xargs printf %.3f; }
 	row "BPF per call, bench trig-* (M calls/s, medians of $areps)" "rate" "time ratio"
@@ -335,6 +373,18 @@ if [ -x "$bb" ] && [ -s /tmp/bf.all ]; then
 	row "  trig-fexit" "$(mr /tmp/tr.fexit)" "1.00"
 	row "  trig-fexit-multi, cost vs trig-fexit" "$(mr /tmp/tr.fexit-multi)" "$(mr /tmp/tr.r.exit)"
 	row "  trig-kprobe-multi" "$(mr /tmp/tr.kprobe-multi)" ""
+	if [ -w $knob ]; then
+		row "fprobe, partial save / full save (fprobe.full_regs)" "rate" "cost ratio"
+		row "  trig-kernel-count (the base: the loop, no call)" "$(mr /tmp/tr.kernel-count)" ""
+		row "  trig-kprobe-multi, full save" "$(mr /tmp/tr.kprobe-multi@full)" ""
+		row "  trig-kprobe-multi, partial / full" "$(mr /tmp/tr.kprobe-multi)" "$(mr /tmp/tr.r.kp)"
+		row "  trig-kretprobe-multi, full save" "$(mr /tmp/tr.kretprobe-multi@full)" ""
+		row "  trig-kretprobe-multi, partial / full" "$(mr /tmp/tr.kretprobe-multi)" "$(mr /tmp/tr.r.krp)"
+		row "  f: event beside trig-fentry, full save" "$(mr /tmp/tr.fev@full)" ""
+		row "  f: event beside trig-fentry, partial / full" "$(mr /tmp/tr.fev)" "$(mr /tmp/tr.r.fev)"
+	else
+		row "  fprobe rows: no $knob (CONFIG_FPROBE_ARGS)" "" ""
+	fi
 	row "  trig-fentry-multi-wide, on 1 function" "$(mr /tmp/tr.fentry-multi-wide)" "1.00"
 	row "  ... the same link on $nwide more, cost vs 1" "$(mr /tmp/tr.wide10k)" "$(mr /tmp/tr.r.wide)"
 	row "    (spread of that ratio: min, max)" "$(sort -n /tmp/tr.r.wide | head -n 1 | xargs printf %.3f)" "$(sort -n /tmp/tr.r.wide | tail -n 1 | xargs printf %.3f)"

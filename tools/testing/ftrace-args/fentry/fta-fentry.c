@@ -25,6 +25,15 @@
  * --ctx-read loads a program that reads its context instead, which the
  * verifier refuses.
  *
+ * --kprobe-multi (--kretprobe-multi): one BPF kprobe_multi program on
+ * all of FUNC, through one link (by symbol, function i with cookie
+ * 1000 + i), for the fprobe tests.  It copies the pt_regs of the last
+ * call, or with --match REG=VALUE of the last call where REG (a pt_regs
+ * field: di, dx, ax, ...) had VALUE; --regs FILE gets them after CMD,
+ * one "REG VALUE" line each (hex), then "hits N" (the number of such
+ * calls), "func_ip" and "cookie" (what bpf_get_func_ip() and
+ * bpf_get_attach_cookie() gave) and "ipoff" (ip - func_ip, decimal).
+ *
  * Exits with CMD's status, or 2 when an attach fails (the error is
  * printed as "attach: MESSAGE").
  */
@@ -134,6 +143,160 @@ static int load_multi(int map, enum bpf_attach_type type, char *log,
 				     ctx_read, 3, &opts);
 	return bpf_prog_load(BPF_PROG_TYPE_TRACING, "fta_multi", "GPL", insns,
 			     ARRAY_SIZE(insns), &opts);
+}
+
+/* The fields of struct pt_regs (x86-64), in order: the program's context */
+static const char *const regs_names[] = {
+	"r15", "r14", "r13", "r12", "bp", "bx", "r11", "r10", "r9", "r8",
+	"ax", "cx", "dx", "si", "di", "orig_ax", "ip", "cs", "flags", "sp",
+	"ss",
+};
+
+#define NR_REGS		ARRAY_SIZE(regs_names)
+
+struct kmulti {
+	int match_reg;			/* index in regs_names, -1: none */
+	long long match_val;
+	int map, link;
+};
+
+static int reg_index(const char *name, size_t len)
+{
+	unsigned int i;
+
+	for (i = 0; i < NR_REGS; i++) {
+		if (strlen(regs_names[i]) == len &&
+		    !strncmp(regs_names[i], name, len))
+			return i;
+	}
+	return -1;
+}
+
+/*
+ * The kprobe_multi program: on a call where the context's register
+ * match_reg holds match_val (on every call without --match), copy the
+ * whole context to the map's one value, then what bpf_get_func_ip() and
+ * bpf_get_attach_cookie() give, and count the call.
+ */
+#define KM_HITS		NR_REGS
+#define KM_FUNC_IP	(NR_REGS + 1)
+#define KM_COOKIE	(NR_REGS + 2)
+#define KM_WORDS	(NR_REGS + 3)
+
+static int load_kmulti(struct kmulti *k, char *log, size_t log_size)
+{
+	LIBBPF_OPTS(bpf_prog_load_opts, opts);
+	struct bpf_insn insns[2 * NR_REGS + 24];
+	unsigned int n = 0, i, skip_match = 0, skip_lookup;
+
+	insns[n++] = MOV64(BPF_REG_6, BPF_REG_1);
+	if (k->match_reg >= 0) {
+		insns[n++] = INSN(BPF_LDX | BPF_MEM | BPF_DW, BPF_REG_1,
+				  BPF_REG_6, k->match_reg * 8, 0);
+		skip_match = n;
+		insns[n++] = INSN(BPF_JMP | BPF_JNE | BPF_K, BPF_REG_1, 0, 0,
+				  (int)k->match_val);
+	}
+	insns[n++] = INSN(BPF_ST | BPF_MEM | BPF_W, BPF_REG_10, 0, -4, 0);
+	insns[n++] = INSN(BPF_LD | BPF_DW | BPF_IMM, BPF_REG_1,
+			  BPF_PSEUDO_MAP_FD, 0, k->map);
+	insns[n++] = INSN(0, 0, 0, 0, 0);
+	insns[n++] = MOV64(BPF_REG_2, BPF_REG_10);
+	insns[n++] = INSN(BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_2, 0, 0, -4);
+	insns[n++] = CALL(BPF_FUNC_map_lookup_elem);
+	skip_lookup = n;
+	insns[n++] = INSN(BPF_JMP | BPF_JEQ | BPF_K, BPF_REG_0, 0, 0, 0);
+	insns[n++] = MOV64(BPF_REG_7, BPF_REG_0);
+	for (i = 0; i < NR_REGS; i++) {
+		insns[n++] = INSN(BPF_LDX | BPF_MEM | BPF_DW, BPF_REG_1,
+				  BPF_REG_6, i * 8, 0);
+		insns[n++] = INSN(BPF_STX | BPF_MEM | BPF_DW, BPF_REG_7,
+				  BPF_REG_1, i * 8, 0);
+	}
+	insns[n++] = MOV64(BPF_REG_1, BPF_REG_6);
+	insns[n++] = CALL(BPF_FUNC_get_func_ip);
+	insns[n++] = INSN(BPF_STX | BPF_MEM | BPF_DW, BPF_REG_7, BPF_REG_0,
+			  KM_FUNC_IP * 8, 0);
+	insns[n++] = MOV64(BPF_REG_1, BPF_REG_6);
+	insns[n++] = CALL(BPF_FUNC_get_attach_cookie);
+	insns[n++] = INSN(BPF_STX | BPF_MEM | BPF_DW, BPF_REG_7, BPF_REG_0,
+			  KM_COOKIE * 8, 0);
+	insns[n++] = INSN(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_1, 0, 0, 1);
+	insns[n++] = INSN(BPF_STX | BPF_ATOMIC | BPF_DW, BPF_REG_7, BPF_REG_1,
+			  KM_HITS * 8, BPF_ADD);
+	/* the two jumps land here */
+	if (skip_match)
+		insns[skip_match].off = n - skip_match - 1;
+	insns[skip_lookup].off = n - skip_lookup - 1;
+	insns[n++] = INSN(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 0);
+	insns[n++] = INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
+
+	opts.expected_attach_type = BPF_TRACE_KPROBE_MULTI;
+	opts.log_buf = log;
+	opts.log_size = log_size;
+	opts.log_level = 1;
+	return bpf_prog_load(BPF_PROG_TYPE_KPROBE, "fta_kmulti", "GPL", insns,
+			     n, &opts);
+}
+
+static int attach_kmulti(struct kmulti *k, char **funcs, int nfunc, int ret)
+{
+	LIBBPF_OPTS(bpf_link_create_opts, lopts);
+	static char log[65536];
+	__u64 *cookies;
+	int prog, i;
+
+	k->map = bpf_map_create(BPF_MAP_TYPE_ARRAY, "fta_kmulti", sizeof(__u32),
+				KM_WORDS * sizeof(__u64), 1, NULL);
+	if (k->map < 0) {
+		fprintf(stderr, "fta-fentry: map: %s\n", strerror(-k->map));
+		return -1;
+	}
+	prog = load_kmulti(k, log, sizeof(log));
+	if (prog < 0) {
+		fprintf(stderr, "fta-fentry: load: %s\n%s", strerror(-prog),
+			log);
+		return -1;
+	}
+	/* function i's cookie is 1000 + i */
+	cookies = calloc(nfunc, sizeof(*cookies));
+	if (!cookies)
+		return -1;
+	for (i = 0; i < nfunc; i++)
+		cookies[i] = 1000 + i;
+	lopts.kprobe_multi.syms = (const char **)funcs;
+	lopts.kprobe_multi.cookies = cookies;
+	lopts.kprobe_multi.cnt = nfunc;
+	lopts.kprobe_multi.flags = ret ? BPF_F_KPROBE_MULTI_RETURN : 0;
+	k->link = bpf_link_create(prog, 0, BPF_TRACE_KPROBE_MULTI, &lopts);
+	if (k->link < 0) {
+		fprintf(stderr, "fta-fentry: attach: %s\n", strerror(-k->link));
+		return -1;
+	}
+	return 0;
+}
+
+static int write_regs(struct kmulti *k, const char *path)
+{
+	__u64 slot[KM_WORDS];
+	__u32 key = 0;
+	unsigned int i;
+	FILE *f;
+
+	if (bpf_map_lookup_elem(k->map, &key, slot))
+		return -1;
+	f = fopen(path, "w");
+	if (!f)
+		return -1;
+	for (i = 0; i < NR_REGS; i++)
+		fprintf(f, "%s 0x%llx\n", regs_names[i],
+			(unsigned long long)slot[i]);
+	fprintf(f, "hits %llu\nfunc_ip 0x%llx\nipoff %lld\ncookie %llu\n",
+		(unsigned long long)slot[KM_HITS],
+		(unsigned long long)slot[KM_FUNC_IP],
+		(long long)(slot[16] /* ip */ - slot[KM_FUNC_IP]),
+		(unsigned long long)slot[KM_COOKIE]);
+	return fclose(f);
 }
 
 /* Is @func at @addr in /proc/kallsyms? */
@@ -307,7 +470,9 @@ static int write_counts(struct multi *m, const char *path)
 int main(int argc, char **argv)
 {
 	enum bpf_attach_type type = BPF_TRACE_FENTRY_MULTI;
-	const char *counts = NULL;
+	struct kmulti k = { .match_reg = -1 };
+	const char *counts = NULL, *regs = NULL, *eq;
+	int kmulti = 0, kret = 0;
 	struct multi m = { 0 };
 	unsigned int cnt = 0;
 	int i, first, status, multi = 0, list = 0;
@@ -327,6 +492,23 @@ int main(int argc, char **argv)
 			counts = argv[++i];
 		} else if (!strcmp(argv[i], "--cnt") && i + 1 < argc) {
 			cnt = strtoul(argv[++i], NULL, 0);
+		} else if (!strcmp(argv[i], "--kprobe-multi")) {
+			kmulti = 1;
+		} else if (!strcmp(argv[i], "--kretprobe-multi")) {
+			kmulti = 1;
+			kret = 1;
+		} else if (!strcmp(argv[i], "--regs") && i + 1 < argc) {
+			regs = argv[++i];
+		} else if (!strcmp(argv[i], "--match") && i + 1 < argc &&
+			   strchr(argv[i + 1], '=')) {
+			eq = strchr(argv[++i], '=');
+			k.match_reg = reg_index(argv[i], eq - argv[i]);
+			k.match_val = strtoll(eq + 1, NULL, 0);
+			if (k.match_reg < 0 || k.match_val != (int)k.match_val) {
+				fprintf(stderr, "fta-fentry: bad --match %s\n",
+					argv[i]);
+				return 2;
+			}
 		} else {
 			fprintf(stderr, "fta-fentry: unknown option %s\n",
 				argv[i]);
@@ -336,6 +518,10 @@ int main(int argc, char **argv)
 	first = i;
 	for (; i < argc && strcmp(argv[i], "--"); i++)
 		;
+	if (!kmulti && (regs || k.match_reg >= 0)) {
+		fprintf(stderr, "fta-fentry: --regs and --match go with --kprobe-multi\n");
+		return 2;
+	}
 	if (list) {
 		btf = btf__load_vmlinux_btf();
 		return btf ? list_funcs(btf, &argv[first], i - first) : 2;
@@ -344,16 +530,26 @@ int main(int argc, char **argv)
 		fprintf(stderr,
 			"usage: fta-fentry [--multi [--fexit] [--counts FILE] [--cnt N] [--ctx-read]]\n"
 			"                  FUNC... -- CMD [ARG...]\n"
+			"       fta-fentry --kprobe-multi|--kretprobe-multi [--match REG=VALUE]\n"
+			"                  [--regs FILE] FUNC... -- CMD [ARG...]\n"
 			"       fta-fentry --list FUNC...\n");
 		return 2;
 	}
-	btf = btf__load_vmlinux_btf();
-	if (!btf) {
-		fprintf(stderr, "fta-fentry: no vmlinux BTF: %s\n",
-			strerror(errno));
-		return 2;
+	if (kmulti) {
+		if (attach_kmulti(&k, &argv[first], i - first, kret))
+			return 2;
+		btf = NULL;
+	} else {
+		btf = btf__load_vmlinux_btf();
+		if (!btf) {
+			fprintf(stderr, "fta-fentry: no vmlinux BTF: %s\n",
+				strerror(errno));
+			return 2;
+		}
 	}
-	if (multi) {
+	if (kmulti) {
+		/* attached above */
+	} else if (multi) {
 		m.funcs = &argv[first];
 		m.nfunc = i - first;
 		if (attach_multi(&m, btf, type, cnt) || link_addrs(&m))
@@ -377,6 +573,10 @@ int main(int argc, char **argv)
 	}
 	if (waitpid(pid, &status, 0) < 0)
 		return 2;
+	if (regs && write_regs(&k, regs)) {
+		fprintf(stderr, "fta-fentry: %s: %s\n", regs, strerror(errno));
+		return 2;
+	}
 	if (counts && write_counts(&m, counts)) {
 		fprintf(stderr, "fta-fentry: %s: %s\n", counts, strerror(errno));
 		return 2;
