@@ -84,12 +84,13 @@ t_modules() {
 	! grep -q '^trace_events_sample ' /proc/modules || { echo "module still loaded after rmmod"; return 1; }
 }
 
-# Shard 0 boots with the startup selftests (FTRACE_STARTUP_TEST): every
+# Shard 0 of make test-full and make test-debug boots with the startup
+# selftests (FTRACE_STARTUP_TEST; make test leaves them out): every
 # tracer's selftest ran at boot, function_args' among them, and the batch
 # direct interface's.
 t_startup_selftest() {
 	grep -qw 'ftrace=nop' /proc/cmdline &&
-		{ echo "booted with ftrace=nop: this guest runs no startup selftests (shard 0 of make test and make test-debug does)"; return 2; }
+		{ echo "booted with ftrace=nop: this guest runs no startup selftests (shard 0 of make test-full and make test-debug does)"; return 2; }
 	dmesg | grep -E 'FAILED' &&
 		{ echo "a startup selftest failed"; return 1; }
 	dmesg | grep -q 'Testing tracer function_args: PASSED' ||
