@@ -17,9 +17,11 @@
 
 #include <linux/fprobe.h>
 #include <linux/ftrace.h>
-#include <asm/processor-flags.h>
 
 #ifdef CONFIG_FPROBE_ARGS
+/* x86-64 only (HAVE_FTRACE_ARGS): fprobe.c includes this file everywhere */
+#include <asm/processor-flags.h>
+
 void fprobe_args_set_flags(struct fprobe *fp);
 
 /* The regs for rethook, which reads ->sp only: valid on both callers */
