@@ -59,6 +59,26 @@ fi
 [ -f "$queue/env" ] && . "$queue/env"
 n=0
 runs=0
+# The modules loaded before any case: a failed case's rerun leaves the
+# modules that it loaded, which reset() unloads
+mods0=$(awk '{ print $1 }' /proc/modules | sort)
+
+# What ftracetest's initialize_ftrace does not put back, after a failed
+# case's rerun, so that one failure does not become the next cases':
+# the modules that the case loaded (the sample modules, kprobe_example;
+# twice, for the ones that used another), and the fprobe knob
+reset() {
+	local m pass
+
+	for pass in 1 2; do
+		for m in $(awk '{ print $1 }' /proc/modules | sort |
+			   comm -13 <(echo "$mods0") -); do
+			rmmod "$m" 2> /dev/null && echo "---- reset: rmmod $m"
+		done
+	done
+	echo 0 > /sys/module/fprobe/parameters/full_regs 2> /dev/null
+	return 0
+}
 mkdir -p /tmp/ftracetest-logs
 
 # take NAME: claim the queued case NAME and print it; fails if another
@@ -215,6 +235,7 @@ while :; do
 		echo 0 > /sys/kernel/tracing/options/pause-on-trace 2>/dev/null
 		echo "$rt" > /proc/sys/kernel/sched_rt_runtime_us
 		echo 1 > /sys/kernel/tracing/tracing_on
+		reset
 	done
 done
 echo "== shard $shard ran $n ftracetest cases in $runs runs of ftracetest"

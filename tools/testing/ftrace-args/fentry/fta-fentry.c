@@ -33,6 +33,8 @@
  * one "REG VALUE" line each (hex), then "hits N" (the number of such
  * calls), "func_ip" and "cookie" (what bpf_get_func_ip() and
  * bpf_get_attach_cookie() gave) and "ipoff" (ip - func_ip, decimal).
+ * --override VALUE: the program also calls bpf_override_return(VALUE) on
+ * each such call (the function must allow error injection).
  *
  * Exits with CMD's status, or 2 when an attach fails (the error is
  * printed as "attach: MESSAGE").
@@ -157,6 +159,8 @@ static const char *const regs_names[] = {
 struct kmulti {
 	int match_reg;			/* index in regs_names, -1: none */
 	long long match_val;
+	int override;			/* --override given */
+	int override_val;
 	int map, link;
 };
 
@@ -176,7 +180,8 @@ static int reg_index(const char *name, size_t len)
  * The kprobe_multi program: on a call where the context's register
  * match_reg holds match_val (on every call without --match), copy the
  * whole context to the map's one value, then what bpf_get_func_ip() and
- * bpf_get_attach_cookie() give, and count the call.
+ * bpf_get_attach_cookie() give, and count the call; with --override,
+ * make the function return override_val without running it.
  */
 #define KM_HITS		NR_REGS
 #define KM_FUNC_IP	(NR_REGS + 1)
@@ -186,7 +191,7 @@ static int reg_index(const char *name, size_t len)
 static int load_kmulti(struct kmulti *k, char *log, size_t log_size)
 {
 	LIBBPF_OPTS(bpf_prog_load_opts, opts);
-	struct bpf_insn insns[2 * NR_REGS + 24];
+	struct bpf_insn insns[2 * NR_REGS + 28];
 	unsigned int n = 0, i, skip_match = 0, skip_lookup;
 
 	insns[n++] = MOV64(BPF_REG_6, BPF_REG_1);
@@ -224,6 +229,12 @@ static int load_kmulti(struct kmulti *k, char *log, size_t log_size)
 	insns[n++] = INSN(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_1, 0, 0, 1);
 	insns[n++] = INSN(BPF_STX | BPF_ATOMIC | BPF_DW, BPF_REG_7, BPF_REG_1,
 			  KM_HITS * 8, BPF_ADD);
+	if (k->override) {
+		insns[n++] = MOV64(BPF_REG_1, BPF_REG_6);
+		insns[n++] = INSN(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_2, 0, 0,
+				  k->override_val);
+		insns[n++] = CALL(BPF_FUNC_override_return);
+	}
 	/* the two jumps land here */
 	if (skip_match)
 		insns[skip_match].off = n - skip_match - 1;
@@ -497,6 +508,9 @@ int main(int argc, char **argv)
 		} else if (!strcmp(argv[i], "--kretprobe-multi")) {
 			kmulti = 1;
 			kret = 1;
+		} else if (!strcmp(argv[i], "--override") && i + 1 < argc) {
+			k.override = 1;
+			k.override_val = strtol(argv[++i], NULL, 0);
 		} else if (!strcmp(argv[i], "--regs") && i + 1 < argc) {
 			regs = argv[++i];
 		} else if (!strcmp(argv[i], "--match") && i + 1 < argc &&
@@ -518,8 +532,9 @@ int main(int argc, char **argv)
 	first = i;
 	for (; i < argc && strcmp(argv[i], "--"); i++)
 		;
-	if (!kmulti && (regs || k.match_reg >= 0)) {
-		fprintf(stderr, "fta-fentry: --regs and --match go with --kprobe-multi\n");
+	if (!kmulti && (regs || k.match_reg >= 0 || k.override)) {
+		fprintf(stderr,
+			"fta-fentry: --regs, --match and --override go with --kprobe-multi\n");
 		return 2;
 	}
 	if (list) {
@@ -531,7 +546,7 @@ int main(int argc, char **argv)
 			"usage: fta-fentry [--multi [--fexit] [--counts FILE] [--cnt N] [--ctx-read]]\n"
 			"                  FUNC... -- CMD [ARG...]\n"
 			"       fta-fentry --kprobe-multi|--kretprobe-multi [--match REG=VALUE]\n"
-			"                  [--regs FILE] FUNC... -- CMD [ARG...]\n"
+			"                  [--regs FILE] [--override VALUE] FUNC... -- CMD [ARG...]\n"
 			"       fta-fentry --list FUNC...\n");
 		return 2;
 	}
