@@ -48,7 +48,10 @@ static const struct bpf_insn empty_prog[] = {
 	{ .code = BPF_JMP | BPF_EXIT },
 };
 
-/* verifier.c: btf_id_deny, and noreturn_deny for fexit */
+/*
+ * verifier.c: btf_id_deny (with rcu_read_unlock_special, which this
+ * series adds to it), and noreturn_deny for fexit
+ */
 static const char *const deny[] = {
 	"migrate_disable", "migrate_enable", "rcu_read_unlock_strict",
 	"preempt_count_add", "preempt_count_sub", "__rcu_read_lock",
@@ -56,7 +59,7 @@ static const char *const deny[] = {
 	"__ia32_sys_exit", "__ia32_sys_exit_group", "do_exit",
 	"do_group_exit", "kthread_complete_and_exit", "kthread_exit",
 	"make_task_dead", "__module_put_and_kthread_exit", "__kunit_abort",
-	"kunit_try_catch_throw",
+	"kunit_try_catch_throw", "rcu_read_unlock_special",
 };
 
 static double now_us(void)
