@@ -182,6 +182,7 @@ $(TOOLS_OUT)/fta-tsc-khz: tools/testing/vm/tsc-khz.c
 tools: tree $(TOOLS_OUT)/fta-bench $(TOOLS_OUT)/fta-fentry $(TOOLS_OUT)/fta-bpf-attach \
 	$(TOOLS_OUT)/fta-tsc-khz
 	@+$(MAKE) -s -C tools/tracing/ftrace-args OUTPUT=$(TOOLS_OUT)/
+	@+$(MAKE) -s -C tools/tracing/multitrace SRC=$(SRC) OUTPUT=$(TOOLS_OUT)/
 	@$(PHASE) tools
 
 # --- guest --------------------------------------------------------------------
