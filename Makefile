@@ -116,6 +116,8 @@ kernel: config
 	@+$(KMAKE) bzImage modules
 	@+$(MAKE) -s -C $(SRC) O=$(OBJ) INSTALL_MOD_PATH=$(MODROOT) \
 		INSTALL_MOD_STRIP=1 modules_install >/dev/null
+	@# build -> OBJ is there; bcc (funccount-bpfcc) also wants source
+	@ln -sfn $(SRC) $(MODROOT)/lib/modules/$$(cat $(OBJ)/include/config/kernel.release)/source
 	@echo "kernel: $(KERNEL) ($$(cat $(OBJ)/include/config/kernel.release))"
 	@$(PHASE) kernel
 
@@ -147,6 +149,7 @@ $(1)-kernel: tree $(2)/.config
 	$(if $(filter debug,$(1)),@build/objtool-check.sh check $(2) $(2)/build.err)
 	@+$$(MAKE) -s -C $$(SRC) O=$(2) INSTALL_MOD_PATH=$(3) \
 		INSTALL_MOD_STRIP=1 modules_install >/dev/null
+	@ln -sfn $$(SRC) $(3)/lib/modules/$$$$(cat $(2)/include/config/kernel.release)/source
 	@$$(PHASE) $(1)-kernel
 endef
 $(eval $(call variant_kernel,bench,$(BOBJ),$(BMODROOT)))

@@ -34,6 +34,7 @@
 #include <unistd.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <linux/bpf.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
@@ -91,8 +92,13 @@ static struct {
 	enum mode	mode;
 	char		**patterns;
 	int		nr_patterns;
+	char		**names;	/* the patterns without a glob, sorted */
+	int		nr_names;
+	char		**globs;	/* the others */
+	int		nr_globs;
 	char		*module;
 	int		pid;
+	char		*exec;		/* -x: the command to run */
 	char		comm[COMM_LEN];
 	__u64		min_ns;
 	int		has_min, has_interval;
@@ -119,6 +125,7 @@ static struct {
 	__u64		printed;
 	double		t0, last;	/* tracing since; the last refresh */
 	int		tty, shown, cols, rows;
+	pid_t		child;		/* -x's shell, until it ends */
 } mt = { .map = -1, .lost_map = -1, .probe = -1, .prog = -1, .link = -1 };
 
 static int stop_sig;	/* the signal that ends tracing; __atomic */
@@ -206,6 +213,8 @@ static const char help[] =
 	"\n"
 	"Options:\n"
 	"  -p, --pid PID         process PID only (all its threads); ends with it\n"
+	"  -x, --exec CMD        run CMD (with /bin/sh -c) once attached; end when\n"
+	"                        it exits\n"
 	"  -c, --comm COMM       tasks named COMM only (its first 15 characters)\n"
 	"  -m, --min-us USECS    latency, args: calls of USECS or more only\n"
 	"  -M, --module MOD      the functions of module MOD (or MOD:PATTERN)\n"
@@ -218,7 +227,8 @@ static const char help[] =
 	"  -h, --help            this help\n"
 	"\n"
 	"Without -p, multitrace leaves its own calls out.  Ctrl-C, SIGTERM, the end\n"
-	"of -d or of -p's process detaches every function and prints a summary:\n"
+	"of -d, of -p's process or of -x's command detaches every function and\n"
+	"prints a summary:\n"
 	"the calls of each function, the histograms, or the calls printed and lost.\n"
 	"\n"
 	"Examples:\n"
@@ -257,6 +267,11 @@ static int parse_int(const char *s, const char *what, int min, int max)
 	return (int)v;
 }
 
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char * const *)a, *(char * const *)b);
+}
+
 /* The module of MOD:PATTERN or --module, and the patterns for messages */
 static void parse_patterns(void)
 {
@@ -280,6 +295,17 @@ static void parse_patterns(void)
 		mt_sbuf_printf(&sb, "%s'%s'", i ? " " : "", opt.patterns[i]);
 	}
 	snprintf(opt.desc, sizeof(opt.desc), "%s", sb.buf);
+	opt.names = calloc(opt.nr_patterns, sizeof(*opt.names));
+	opt.globs = calloc(opt.nr_patterns, sizeof(*opt.globs));
+	if (!opt.names || !opt.globs)
+		die(EXIT_KERNEL, "out of memory");
+	for (i = 0; i < opt.nr_patterns; i++) {
+		if (strpbrk(opt.patterns[i], "*?[\\"))
+			opt.globs[opt.nr_globs++] = opt.patterns[i];
+		else
+			opt.names[opt.nr_names++] = opt.patterns[i];
+	}
+	qsort(opt.names, opt.nr_names, sizeof(*opt.names), cmp_str);
 	/* as modprobe, take '-' for '_' */
 	for (mod = opt.module; mod && *mod; mod++) {
 		if (*mod == '-')
@@ -291,6 +317,7 @@ static void parse_args(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "pid",	required_argument,	NULL, 'p' },
+		{ "exec",	required_argument,	NULL, 'x' },
 		{ "comm",	required_argument,	NULL, 'c' },
 		{ "min-us",	required_argument,	NULL, 'm' },
 		{ "module",	required_argument,	NULL, 'M' },
@@ -306,11 +333,14 @@ static void parse_args(int argc, char **argv)
 	int c;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "p:c:m:M:d:i:n:jvh", longopts,
+	while ((c = getopt_long(argc, argv, "p:x:c:m:M:d:i:n:jvh", longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'p':
 			opt.pid = parse_int(optarg, "--pid", 1, 0x3fffffff);
+			break;
+		case 'x':
+			opt.exec = optarg;
 			break;
 		case 'c':
 			snprintf(opt.comm, sizeof(opt.comm), "%s", optarg);
@@ -373,6 +403,8 @@ static void parse_args(int argc, char **argv)
 		die(EXIT_USAGE, "--min-us is for latency and args");
 	if (opt.has_interval && opt.mode != MODE_COUNT)
 		die(EXIT_USAGE, "--interval is for count");
+	if (opt.pid && opt.exec)
+		die(EXIT_USAGE, "--pid and --exec exclude each other");
 	if (opt.pid && kill(opt.pid, 0) && errno == ESRCH)
 		die(EXIT_USAGE, "--pid: no process %d", opt.pid);
 	parse_patterns();
@@ -380,12 +412,20 @@ static void parse_args(int argc, char **argv)
 
 /* --- Which functions --------------------------------------------------- */
 
+/*
+ * Does @name match a pattern?  A plain name is looked up in the sorted
+ * list, so that a list of thousands of names costs a bsearch a line of
+ * available_filter_functions, not thousands of fnmatch() calls.
+ */
 static int match(const char *name)
 {
 	int i;
 
-	for (i = 0; i < opt.nr_patterns; i++) {
-		if (!fnmatch(opt.patterns[i], name, 0))
+	if (opt.nr_names && bsearch(&name, opt.names, opt.nr_names,
+				    sizeof(*opt.names), cmp_str))
+		return 1;
+	for (i = 0; i < opt.nr_globs; i++) {
+		if (!fnmatch(opt.globs[i], name, 0))
 			return 1;
 	}
 	return 0;
@@ -1567,6 +1607,12 @@ static void on_signal(int sig)
 	__atomic_store_n(&stop_sig, sig, __ATOMIC_RELAXED);
 }
 
+/* SIGCHLD: only cuts the sleep short, so that -x's end is seen at once */
+static void on_child(int sig)
+{
+	(void)sig;
+}
+
 /* Has process @pid ended (gone, or a zombie)? */
 static int pid_gone(int pid)
 {
@@ -1587,7 +1633,36 @@ static int pid_gone(int pid)
 	return gone;
 }
 
-/* Trace until a signal, the end of -d or the end of -p's process */
+/* Has -x's command ended?  Then it is reaped */
+static int child_done(void)
+{
+	int status;
+
+	if (mt.child <= 0 || waitpid(mt.child, &status, WNOHANG) != mt.child)
+		return 0;
+	mt.child = 0;
+	return 1;
+}
+
+/* -x: run the command, now that the functions are attached */
+static void start_child(void)
+{
+	fflush(NULL);
+	mt.child = fork();
+	if (mt.child < 0)
+		die(EXIT_KERNEL, "--exec: fork: %s", strerror(errno));
+	if (!mt.child) {
+		execl("/bin/sh", "sh", "-c", opt.exec, (char *)NULL);
+		fprintf(stderr, "multitrace: --exec: /bin/sh: %s\n",
+			strerror(errno));
+		_exit(127);
+	}
+}
+
+/*
+ * Trace until a signal, the end of -d, the end of -p's process or of
+ * -x's command
+ */
 static void run(void)
 {
 	double end = opt.duration ? mt.t0 + opt.duration : 0;
@@ -1602,7 +1677,8 @@ static void run(void)
 	}
 	while (!__atomic_load_n(&stop_sig, __ATOMIC_RELAXED)) {
 		t = now();
-		if ((end && t >= end) || (opt.pid && pid_gone(opt.pid)))
+		if ((end && t >= end) || (opt.pid && pid_gone(opt.pid)) ||
+		    child_done())
 			break;
 		if (opt.mode == MODE_COUNT && t >= next) {
 			show_counts(t, 0);
@@ -1680,6 +1756,8 @@ int main(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 	sigaction(SIGPIPE, &sa, NULL);
+	sa.sa_handler = on_child;
+	sigaction(SIGCHLD, &sa, NULL);
 	mt.tty = isatty(STDOUT_FILENO);
 	progress.tty = isatty(STDERR_FILENO);
 
@@ -1689,6 +1767,8 @@ int main(int argc, char **argv)
 	create_maps();
 	load_program();
 	attach_link();
+	if (opt.exec)
+		start_child();
 	run();
 	finish();
 	if (mt.btf != mt.vmlinux)

@@ -88,10 +88,11 @@ echo "by side in this run."
 echo "Medians of $reps repetitions."
 echo
 
-# BENCH_ONLY=bpf: the BPF rows alone (a quicker run while they change)
+# BENCH_ONLY=bpf: the BPF rows alone (a quicker run while they change);
+# BENCH_ONLY=tools: multitrace against bpftrace alone
 only=${BENCH_ONLY:-}
 areps=${BENCH_ATTACH_REPS:-3}
-if [ "$only" != bpf ]; then
+if [ -z "$only" ]; then
 # --- per-call overhead -------------------------------------------------------
 percall getppid __do_sys_getppid "$calls" function
 b=$(base)
@@ -136,7 +137,7 @@ echo
 # "percall": only the per-call rows (the second kernel of BENCH_KERNEL=both)
 fi
 if [ "${2:-}" != percall ]; then
-if [ "$only" != bpf ]; then
+if [ -z "$only" ]; then
 # --- enable time ---------------------------------------------------------------
 nfuncs=$(wc -l < $T/available_filter_functions)
 row "enable time, us (of $nfuncs functions)" "function" "function_args"
@@ -236,7 +237,9 @@ sratio() {
 		echo "$(median < "$1") $(median < "$2")" | awk '{ printf "%.1fx (1 run)\n", $1 / $2 }'
 	fi
 }
-if [ -x "$bpfa" ] && [ -e /sys/kernel/btf/vmlinux ]; then
+if [ "$only" = tools ]; then
+	:
+elif [ -x "$bpfa" ] && [ -e /sys/kernel/btf/vmlinux ]; then
 	"$bpfa" --candidates > /tmp/bf.all
 	ncand=$(wc -l < /tmp/bf.all)
 	# One at a time costs a code update per link: 2000 single links took
@@ -307,7 +310,9 @@ trig() {	# NAME: the rate in M calls/s
 		sed -n 's/^Summary: hits *\([0-9.]*\) .*/\1/p' | grep . ||
 		{ cat /tmp/tr.err >&2; echo "bench trig-$1 failed" >&2; exit 1; }
 }
-if [ -x "$bb" ] && [ -s /tmp/bf.all ]; then
+if [ "$only" = tools ]; then
+	:
+elif [ -x "$bb" ] && [ -s /tmp/bf.all ]; then
 	wide=/tmp/bf.10000
 	[ -s $wide ] || wide=/tmp/bf.1000
 	nwide=$(wc -l < $wide)
@@ -395,7 +400,7 @@ echo
 
 fi
 
-if [ "$only" != bpf ]; then
+if [ -z "$only" ]; then
 # Per call: a direct trampoline on __do_sys_getppid next to function_args,
 # the same trampoline of ftrace-direct-batch-bench both ways.  Through the
 # batch interface the function stays on ftrace_caller (partial save);
@@ -497,4 +502,115 @@ if [ -e $T/set_ftrace_direct_multi ]; then
 	row "    function_args call-through record" "$(median < /tmp/ct.ct | xargs printf %.1f)" "$(ratio_or_noise /tmp/ct.r /tmp/ct.noise /tmp/ct.ct /tmp/ct.graph)"
 	reset
 fi
+fi
+
+# --- Tools: multitrace against Debian's bpftrace and bcc ---------------------
+# Each tool counts, per function, the calls that one process, the
+# workload, makes to N of the BPF candidate functions (those it calls
+# first): a shell that waits on a fifo, then execs one dd that copies a
+# file 512 bytes at a time and fsyncs it.  Each tool filters on that
+# process's pid (multitrace -p, bpftrace /pid == P/, funccount -p).
+# attach: from the tool's start to its "attached" line (multitrace's
+# own; bpftrace's BEGIN, which runs once every probe is attached;
+# funccount's "Tracing"), polled every 20 ms; teardown: from the
+# workload's end (SIGINT to bpftrace and funccount; multitrace -p ends
+# by itself) to the tool's exit.  Both include the tool's own work:
+# bpftrace 0.17 compiles and loads a kfunc (single fentry) program per
+# function, funccount compiles its C program with clang and opens a
+# kprobe per function, multitrace loads one program and attaches it with
+# one multi link.  The counts of the same workload must agree within 1%.
+mtool=$(dirname "$bench")/multitrace
+if [ "${2:-}" != percall ] && { [ -z "$only" ] || [ "$only" = tools ]; }; then
+if [ -x "$mtool" ] && command -v bpftrace > /dev/null && [ -x "$bpfa" ]; then
+	[ -s /tmp/bf.all ] || "$bpfa" --candidates > /tmp/bf.all
+	dd if=/dev/urandom of=/tmp/wl.f bs=4k count=8 2> /dev/null
+	# funccount-bpfcc compiles its program against the kernel's headers
+	# with clang in the guest: not one run finished within 20 minutes
+	# under TCG (2026-12-02), so it runs only with BENCH_TOOLS_BCC=1
+	fcc=
+	[ "${BENCH_TOOLS_BCC:-0}" = 1 ] && fcc=$(command -v funccount-bpfcc || true)
+	# until FILE has a line matching RE, or the tool (pid $tp) is gone
+	wait_for() {
+		while ! grep -q -E "$2" "$1" 2> /dev/null; do
+			kill -0 "$tp" 2> /dev/null || { cat "$1" >&2; return 1; }
+			sleep 0.02
+		done
+	}
+	tool() {	# TOOL N: one run, into /tmp/tl.{a,d,c}.TOOL.N
+		local t0 t1 t2 sum wp
+		rm -f /tmp/wl.go; mkfifo /tmp/wl.go
+		sh -c 'read x < /tmp/wl.go; exec dd if=/tmp/wl.f of=/tmp/wl.g bs=512 conv=fsync 2> /dev/null' &
+		wp=$!
+		: > /tmp/tl.out; : > /tmp/tl.err
+		t0=$(date +%s.%N)
+		case $1 in
+		multitrace)
+			"$mtool" count -n 100000 -p "$wp" $(cat "/tmp/bt.$2") > /tmp/tl.out 2> /tmp/tl.err &
+			tp=$!
+			wait_for /tmp/tl.err '^attached ' || exit 1 ;;
+		bpftrace)
+			bpftrace -e "BEGIN { printf(\"attached\\n\"); } $(sed 's/^/kfunc:/' "/tmp/bt.$2" | paste -sd,) /pid == $wp/ { @[probe] = count(); }" > /tmp/tl.out 2>&1 &
+			tp=$!
+			wait_for /tmp/tl.out '^attached$' || exit 1 ;;
+		funccount)
+			"$fcc" -p "$wp" -r "^($(paste -sd'|' "/tmp/bt.$2"))\$" > /tmp/tl.out 2>&1 &
+			tp=$!
+			wait_for /tmp/tl.out '^Tracing ' || exit 1 ;;
+		esac
+		t1=$(date +%s.%N)
+		echo go > /tmp/wl.go
+		wait "$wp"
+		t2=$(date +%s.%N)
+		[ "$1" = multitrace ] || kill -INT "$tp"
+		wait "$tp" || { cat /tmp/tl.out /tmp/tl.err >&2; exit 1; }
+		case $1 in
+		# the summary: "NAME CALLS" after its "--- " line
+		multitrace) sum=$(sed -n '/^--- /,$p' /tmp/tl.out | awk 'NR > 1 { s += $NF } END { print s + 0 }') ;;
+		bpftrace) sum=$(awk '/^@\[.*\]: [0-9]+$/ { s += $NF } END { print s + 0 }' /tmp/tl.out) ;;
+		# "FUNC COUNT" rows after the "FUNC" header
+		funccount) sum=$(sed -n '/^FUNC /,$p' /tmp/tl.out | awk 'NR > 1 && $NF ~ /^[0-9]+$/ { s += $NF } END { print s + 0 }') ;;
+		esac
+		echo "$t1 - $t0" | bc -l >> "/tmp/tl.a.$1.$2"
+		echo "$(date +%s.%N) - $t2" | bc -l >> "/tmp/tl.d.$1.$2"
+		echo "$sum" >> "/tmp/tl.c.$1.$2"
+	}
+	s2() { median < "$1" | xargs printf %.2f; }
+	# What the workload calls: VFS, syscalls, files, the page cache
+	hot='^(vfs_|ksys_|do_sys|__x64_sys_|__do_sys_|file|fd|fget|fput|filemap_|generic_|shmem_|path_|dput|iput|dentry|d_|mnt|copy_|__fsnotify|fsnotify|rw_verify|security_file|kmem_cache_|__kmalloc|kfree)'
+	# bpftrace holds a program and a link fd per function
+	ulimit -n 65536
+	tools="multitrace bpftrace"
+	[ -n "$fcc" ] && tools="$tools funccount"
+	for n in ${BENCH_TOOL_NS:-100 1000}; do
+		{ grep -E "$hot" /tmp/bf.all; grep -v -E "$hot" /tmp/bf.all; } |
+			head -n "$n" > "/tmp/bt.$n"
+		for t in $tools; do
+			: > "/tmp/tl.a.$t.$n"; : > "/tmp/tl.d.$t.$n"; : > "/tmp/tl.c.$t.$n"
+		done
+		for _ in $(seq "$areps"); do
+			for t in $tools; do
+				tool "$t" "$n"
+			done
+		done
+		row "N=$n functions: s (medians of $areps)" "other tool" "multitrace"
+		for t in $tools; do
+			[ $t = multitrace ] && continue
+			row "  $t: start to attached" "$(s2 "/tmp/tl.a.$t.$n")" "$(s2 "/tmp/tl.a.multitrace.$n")"
+			row "    $t / multitrace" "" "$(x "$(time_ratio "/tmp/tl.a.$t.$n" "/tmp/tl.a.multitrace.$n")")"
+			row "  $t: teardown" "$(s2 "/tmp/tl.d.$t.$n")" "$(s2 "/tmp/tl.d.multitrace.$n")"
+			row "    $t / multitrace" "" "$(x "$(time_ratio "/tmp/tl.d.$t.$n" "/tmp/tl.d.multitrace.$n")")"
+			cb=$(median < "/tmp/tl.c.$t.$n"); cm=$(median < "/tmp/tl.c.multitrace.$n")
+			row "  $t: calls of the workload counted" "$cb" "$cm"
+			# the same calls within 1%, or the bench fails
+			if ! echo "$cb $cm" | awk '{ d = $1 - $2; if (d < 0) d = -d; exit !($1 > 0 && d <= $1 / 100) }'; then
+				row "    COUNTS DISAGREE (more than 1%)" "" ""
+				exit 1
+			fi
+		done
+	done
+	[ -n "$fcc" ] || row "  funccount-bpfcc: not run (BENCH_TOOLS_BCC=1)" "" ""
+else
+	row "tools: no multitrace, bpftrace or fta-bpf-attach" "" ""
+fi
+echo
 fi
