@@ -126,6 +126,7 @@ static struct {
 	double		t0, last;	/* tracing since; the last refresh */
 	int		tty, shown, cols, rows;
 	pid_t		child;		/* -x's shell, until it ends */
+	int		child_status;	/* -x: what multitrace exits with */
 } mt = { .map = -1, .lost_map = -1, .probe = -1, .prog = -1, .link = -1 };
 
 static int stop_sig;	/* the signal that ends tracing; __atomic */
@@ -238,10 +239,12 @@ static const char help[] =
 	"  multitrace args -m 1000 -c postgres 'vfs_fsync*'\n"
 	"  multitrace count --json -d 5 'xfs:xfs_file_*'\n"
 	"\n"
-	"Exit status: 0 traced until the end; 1 bad usage or input (an unknown\n"
-	"option, a bad value, a pattern that matches nothing, functions that\n"
-	"cannot be traced); 2 the kernel or the system (not root, no tracefs, no\n"
-	"BTF, no tracing multi links, a refused attach).  See multitrace(8).\n";
+	"Exit status: 0 traced until the end (with -x: the command's status, or\n"
+	"128 + its signal); 1 bad usage or input (an unknown option, a bad value,\n"
+	"a pattern that matches nothing, functions that cannot be traced); 2 the\n"
+	"kernel or the system (not root, no tracefs, no BTF, no tracing multi\n"
+	"links, a refused attach, output that cannot be written).  See\n"
+	"multitrace(8).\n";
 
 /* @s as a number in [@min, @max], or exit naming @what */
 static double parse_num(const char *s, const char *what, double min,
@@ -1167,7 +1170,8 @@ static int link_create(int prog_fd, const struct link_args *la,
 /* Could one function cause @err, rather than the system? */
 static int per_function(int err)
 {
-	return err != EPERM && err != EACCES && err != ENOMEM && err != EFAULT;
+	return err != EPERM && err != EACCES && err != ENOMEM &&
+	       err != EFAULT && err != EOPNOTSUPP;
 }
 
 /*
@@ -1245,7 +1249,7 @@ static void attach_link(void)
 				       mt.funcs[i].name,
 				       strerror(mt.funcs[i].err));
 	}
-	if (sb.len)
+	if (sb.len && fd >= 0)
 		fprintf(stderr, "refused by the kernel%s\n", sb.buf);
 	if (fd == -EPERM || fd == -EACCES)
 		die(EXIT_KERNEL, "not permitted to attach: run as root");
@@ -1641,6 +1645,8 @@ static int child_done(void)
 	if (mt.child <= 0 || waitpid(mt.child, &status, WNOHANG) != mt.child)
 		return 0;
 	mt.child = 0;
+	mt.child_status = WIFEXITED(status) ? WEXITSTATUS(status) :
+			  128 + WTERMSIG(status);
 	return 1;
 }
 
@@ -1767,12 +1773,24 @@ int main(int argc, char **argv)
 	create_maps();
 	load_program();
 	attach_link();
-	if (opt.exec)
+	/* a signal during the set-up ends the run before -x's command */
+	if (opt.exec && !__atomic_load_n(&stop_sig, __ATOMIC_RELAXED))
 		start_child();
 	run();
 	finish();
+	/* tracing ended before -x's command: it gets the signal too */
+	if (mt.child > 0) {
+		kill(mt.child, SIGTERM);
+		waitpid(mt.child, NULL, 0);
+		mt.child_status = 128 + SIGTERM;
+	}
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "multitrace: writing the output: %s\n",
+			strerror(errno));
+		return EXIT_KERNEL;
+	}
 	if (mt.btf != mt.vmlinux)
 		btf__free(mt.btf);
 	btf__free(mt.vmlinux);
-	return 0;
+	return mt.child_status;
 }
