@@ -13,6 +13,8 @@
 #define _LINUX_FTRACE_ARGS_H
 
 #include <linux/types.h>
+#include <linux/jump_label.h>
+#include <linux/percpu.h>
 
 struct btf;
 struct ftrace_regs;
@@ -178,6 +180,63 @@ static inline int ftrace_args_prepare(unsigned long ip)
 static inline const char *ftrace_args_reason_str(unsigned int reason)
 {
 	return "";
+}
+#endif
+
+/*
+ * The function_graph tracer's funcgraph-args option: the arch's graph
+ * entry publishes the registers of the call that it hands to the graph
+ * entry handlers, with the call's ip, for as long as they run, while an
+ * instance has the option on.  Preemption must be disabled around the
+ * publication (ftrace's recursion lock does that); a nested entry (an
+ * interrupt) puts the outer one back.  A handler uses the registers only
+ * when the ip is that of its own call.
+ */
+struct ftrace_graph_args_pub {
+	struct ftrace_regs	*fregs;
+	unsigned long		ip;
+};
+
+#if defined(CONFIG_FUNCTION_ARGS_TRACER) && defined(CONFIG_FUNCTION_GRAPH_TRACER)
+DECLARE_STATIC_KEY_FALSE(ftrace_graph_args_key);
+DECLARE_PER_CPU(struct ftrace_graph_args_pub, ftrace_graph_args_pub);
+
+static __always_inline bool ftrace_graph_args_active(void)
+{
+	return static_branch_unlikely(&ftrace_graph_args_key);
+}
+
+static __always_inline struct ftrace_graph_args_pub
+ftrace_graph_args_publish(struct ftrace_regs *fregs, unsigned long ip)
+{
+	struct ftrace_graph_args_pub *pub = this_cpu_ptr(&ftrace_graph_args_pub);
+	struct ftrace_graph_args_pub prev = *pub;
+
+	pub->fregs = fregs;
+	pub->ip = ip;
+	return prev;
+}
+
+static __always_inline void
+ftrace_graph_args_unpublish(struct ftrace_graph_args_pub prev)
+{
+	*this_cpu_ptr(&ftrace_graph_args_pub) = prev;
+}
+#else
+static __always_inline bool ftrace_graph_args_active(void)
+{
+	return false;
+}
+
+static __always_inline struct ftrace_graph_args_pub
+ftrace_graph_args_publish(struct ftrace_regs *fregs, unsigned long ip)
+{
+	return (struct ftrace_graph_args_pub){ };
+}
+
+static __always_inline void
+ftrace_graph_args_unpublish(struct ftrace_graph_args_pub prev)
+{
 }
 #endif
 

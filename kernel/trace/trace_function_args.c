@@ -217,8 +217,18 @@ void fargs_record(struct trace_array *tr, const struct ftrace_func_model *model,
 	trace_buffer_unlock_commit_nostack(buffer, event);
 }
 
-static void fargs_call(unsigned long ip, unsigned long parent_ip,
-		       struct ftrace_ops *op, struct ftrace_regs *fregs)
+/**
+ * fargs_call - record one call with its arguments
+ * @ip: the function
+ * @parent_ip: its caller
+ * @op: the instance's ftrace_ops, with %FTRACE_OPS_FL_ARGS_ONLY
+ * @fregs: the registers at the function's entry
+ *
+ * The callback of the function_args tracer, and of the function tracer
+ * with its func-args option (trace_functions.c).
+ */
+void fargs_call(unsigned long ip, unsigned long parent_ip,
+		struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
 	const struct ftrace_func_model *model;
 	struct trace_array *tr = op->private;

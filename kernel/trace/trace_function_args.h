@@ -13,6 +13,8 @@
 #include <linux/ftrace_args.h>
 #include <linux/jump_label.h>
 
+#include "trace.h"
+
 /*
  * func_args_entry flags.  The low byte holds the bits below, the high
  * byte the enum ftrace_model_reason of an unknown model (FARGS_FL_RAW), or
@@ -71,6 +73,8 @@ static inline bool fargs_arg_cut(u16 flags, const struct ftrace_arg_desc *arg)
 	       arg->slot + words > flags >> FARGS_STACK_SHIFT;
 }
 
+void fargs_call(unsigned long ip, unsigned long parent_ip,
+		struct ftrace_ops *op, struct ftrace_regs *fregs);
 void fargs_record(struct trace_array *tr, const struct ftrace_func_model *model,
 		  unsigned long ip, unsigned long parent_ip,
 		  struct ftrace_regs *fregs, unsigned int trace_ctx,
@@ -115,6 +119,83 @@ static inline void fargs_ct_stop(struct trace_array *tr)
 }
 
 static inline bool fargs_ct_serves(unsigned long ip, struct trace_array *tr)
+{
+	return false;
+}
+#endif
+
+/* ---- funcgraph-args (trace_function_args_graph.c) ------------------- */
+/*
+ * A function_graph entry as the graph output keeps it while it looks ahead
+ * for the return: the entry and the argument words that funcgraph-args
+ * recorded after it (the entry is packed: the words are unaligned).
+ * Every entry that the graph output prints goes through one.
+ */
+struct fgraph_saved_ent {
+	unsigned long	room[DIV_ROUND_UP(sizeof(struct ftrace_graph_ent_entry),
+					  sizeof(long)) + FTRACE_ARGS_WORDS_MAX];
+	unsigned int	nr_args;
+};
+
+static inline struct ftrace_graph_ent_entry *
+fgraph_saved_entry(struct fgraph_saved_ent *sv)
+{
+	return (struct ftrace_graph_ent_entry *)sv->room;
+}
+
+/* @size: the entry's size in the ring buffer */
+static inline void fgraph_save_ent(struct fgraph_saved_ent *sv,
+				   const struct ftrace_graph_ent_entry *ent,
+				   unsigned int size)
+{
+	unsigned int nr = 0;
+
+	if (size > sizeof(*ent))
+		nr = min_t(unsigned int, (size - sizeof(*ent)) / sizeof(long),
+			   FTRACE_ARGS_WORDS_MAX);
+	memcpy(sv->room, ent, sizeof(*ent) + nr * sizeof(long));
+	sv->nr_args = nr;
+}
+
+struct fgraph_ops;
+
+#if defined(CONFIG_FUNCTION_ARGS_TRACER) && defined(CONFIG_FUNCTION_GRAPH_TRACER)
+void fgraph_args_start(struct trace_array *tr, bool on);
+void fgraph_args_stop(struct trace_array *tr);
+int fgraph_args_entry(struct trace_array *tr, struct ftrace_graph_ent *trace,
+		      unsigned int trace_ctx);
+void fgraph_args_print(struct trace_seq *s, struct fgraph_saved_ent *sv,
+		       unsigned long func);
+
+/* Does this instance's graph ops record the arguments? */
+static inline bool fgraph_args_wanted(struct fgraph_ops *gops)
+{
+	return gops->ops.flags & FTRACE_OPS_FL_ARGS_ONLY;
+}
+#else
+static inline void fgraph_args_start(struct trace_array *tr, bool on)
+{
+}
+
+static inline void fgraph_args_stop(struct trace_array *tr)
+{
+}
+
+static inline int fgraph_args_entry(struct trace_array *tr,
+				    struct ftrace_graph_ent *trace,
+				    unsigned int trace_ctx)
+{
+	return 0;
+}
+
+static inline void fgraph_args_print(struct trace_seq *s,
+				     struct fgraph_saved_ent *sv,
+				     unsigned long func)
+{
+	trace_seq_printf(s, "%ps()", (void *)func);
+}
+
+static inline bool fgraph_args_wanted(struct fgraph_ops *gops)
 {
 	return false;
 }

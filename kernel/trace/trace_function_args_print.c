@@ -406,3 +406,52 @@ struct trace_event fargs_event = {
 	.type	= TRACE_FN_ARGS,
 	.funcs	= &fargs_event_funcs,
 };
+
+#ifdef CONFIG_FUNCTION_GRAPH_TRACER
+/**
+ * fgraph_args_print - print a function_graph entry's function and arguments
+ * @s: where to print
+ * @sv: the entry, as the graph output saved it
+ * @func: the function's address, for the symbol (text_delta applied)
+ *
+ * Prints "func(name=value, ...)" for an entry that funcgraph-args
+ * recorded, through the function's model, and "func()" for any other.
+ * Words whose model is gone print raw, as the function_args tracer prints
+ * them.
+ */
+void fgraph_args_print(struct trace_seq *s, struct fgraph_saved_ent *sv,
+		       unsigned long func)
+{
+	struct ftrace_graph_ent_entry *entry = fgraph_saved_entry(sv);
+	const struct ftrace_func_model *model;
+	unsigned long words[FTRACE_ARGS_WORDS_MAX];
+	struct fargs_print_ctx c = { .s = s };
+	unsigned int i, nr = sv->nr_args;
+
+	trace_seq_printf(s, "%ps(", (void *)func);
+	/* The words follow the packed entry: copy them out aligned */
+	memcpy(words, entry->args, nr * sizeof(long));
+
+	rcu_read_lock();
+	model = nr ? ftrace_args_model(entry->graph_ent.func) : NULL;
+	if (model && !model->flags && model->nr_words == nr) {
+		c.btf = model->btf;
+		c.hex = fargs_flags.val & FARGS_OPT_HEX;
+		for (i = 0; i < model->nr_args; i++) {
+			const struct ftrace_arg_desc *arg = &model->args[i];
+
+			if (i)
+				trace_seq_puts(s, ", ");
+			if (*arg->name)
+				trace_seq_printf(s, "%s=", arg->name);
+			fargs_print_arg(&c, arg, &words[arg->word]);
+		}
+	} else {
+		for (i = 0; i < nr; i++)
+			trace_seq_printf(s, "%sw%u=0x%lx", i ? ", " : "", i,
+					 words[i]);
+	}
+	rcu_read_unlock();
+	trace_seq_putc(s, ')');
+}
+#endif
