@@ -25,6 +25,8 @@
 #include <traceevent/event-parse.h>
 #include <traceevent/trace-seq.h>
 
+#include "ftrace_args_btf.h"
+
 #define FARGS_FL_STRINGS	0x01
 #define FARGS_FL_RAW		0x02
 #define FARGS_FL_NO_MODEL	0x04
@@ -148,20 +150,6 @@ static void load_btf(void)
 	closedir(dir);
 }
 
-static const struct btf_type *skip_mods(const struct btf *btf, __u32 id,
-					__u32 *res_id)
-{
-	const struct btf_type *t = btf__type_by_id(btf, id);
-
-	while (t && (btf_is_mod(t) || btf_is_typedef(t))) {
-		id = t->type;
-		t = btf__type_by_id(btf, id);
-	}
-	if (res_id)
-		*res_id = id;
-	return t;
-}
-
 /* A const char: a string the function reads, as fta_const_char() decides */
 static int const_char(const struct btf *btf, __u32 id)
 {
@@ -179,7 +167,7 @@ static int const_char(const struct btf *btf, __u32 id)
 
 static int classify(const struct btf *btf, __u32 type_id, struct arg *a)
 {
-	const struct btf_type *t = skip_mods(btf, type_id, &a->type_id);
+	const struct btf_type *t = fta_skip_mods(btf, type_id, &a->type_id);
 
 	if (!t)
 		return -1;
@@ -245,7 +233,7 @@ static int members_aligned(const struct btf *btf, const struct btf_type *t,
  */
 static int aligned(const struct btf *btf, __u32 id, unsigned int off)
 {
-	const struct btf_type *t = skip_mods(btf, id, NULL);
+	const struct btf_type *t = fta_skip_mods(btf, id, NULL);
 	const struct btf_array *arr;
 	unsigned int i, size;
 	__s64 esize;
@@ -321,7 +309,7 @@ static void build_model(struct model *m, const char *name)
 		return;
 
 	/* A struct returned in memory takes the first register. */
-	rt = proto->type ? skip_mods(btf, proto->type, NULL) : NULL;
+	rt = proto->type ? fta_skip_mods(btf, proto->type, NULL) : NULL;
 	ret_in_memory = rt && btf_is_composite(rt) && in_memory(btf, rt);
 	reg = ret_in_memory;
 
@@ -351,7 +339,7 @@ static void build_model(struct model *m, const char *name)
 	m->btf = btf;
 	if (ret_in_memory) {
 		/* %rax returns the hidden pointer */
-		skip_mods(btf, proto->type, &m->ret.type_id);
+		fta_skip_mods(btf, proto->type, &m->ret.type_id);
 		m->ret.class = C_POINTER;
 		m->ret.size = 8;
 		m->ret.name = "";
@@ -444,7 +432,7 @@ static void print_type(struct trace_seq *s, const struct btf *btf, __u32 id,
 		       const unsigned char *img, unsigned int bit_off,
 		       unsigned int bits, int depth)
 {
-	const struct btf_type *t = skip_mods(btf, id, NULL);
+	const struct btf_type *t = fta_skip_mods(btf, id, NULL);
 	unsigned int i, size;
 	unsigned long long val;
 
@@ -472,7 +460,7 @@ static void print_type(struct trace_seq *s, const struct btf *btf, __u32 id,
 	}
 	if (btf_is_array(t)) {
 		const struct btf_array *a = btf_array(t);
-		const struct btf_type *et = skip_mods(btf, a->type, NULL);
+		const struct btf_type *et = fta_skip_mods(btf, a->type, NULL);
 
 		size = et && et->size ? et->size : 1;
 		trace_seq_putc(s, '[');

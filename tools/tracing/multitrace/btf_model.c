@@ -19,6 +19,7 @@
 #include <bpf/btf.h>
 
 #include "btf_model.h"
+#include "ftrace_args_btf.h"
 
 /* Each reason reads after "N functions skipped: " and after "cannot be traced: " */
 static const char * const skip_str[MT_NR_SKIP] = {
@@ -59,20 +60,6 @@ static const char *name_of(const struct btf *btf, __u32 off)
 	return name ? name : "";
 }
 
-/* The type @id stands for, modifiers and typedefs skipped; its id in @res */
-static const struct btf_type *skip_mods(const struct btf *btf, __u32 id,
-					__u32 *res)
-{
-	const struct btf_type *t = btf__type_by_id(btf, id);
-
-	while (t && (btf_is_mod(t) || btf_is_typedef(t))) {
-		id = t->type;
-		t = btf__type_by_id(btf, id);
-	}
-	*res = id;
-	return t;
-}
-
 /*
  * The class of a value of BTF type @type_id, when one register holds it:
  * 0, with @a filled in; -1 for a value that takes two registers or
@@ -81,7 +68,7 @@ static const struct btf_type *skip_mods(const struct btf *btf, __u32 id,
  */
 static int classify(const struct btf *btf, __u32 type_id, struct mt_arg *a)
 {
-	const struct btf_type *t = skip_mods(btf, type_id, &a->type_id);
+	const struct btf_type *t = fta_skip_mods(btf, type_id, &a->type_id);
 
 	if (!t)
 		return -1;

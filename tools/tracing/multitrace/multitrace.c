@@ -11,18 +11,23 @@
  *
  *   count    fentry.multi: calls[i]++, a per-CPU array of u64
  *   latency  fsession.multi: the entry run stores bpf_ktime_get_ns() in
- *            the session cookie; the exit run adds the call and its ns
- *            to hist[i * 64 + log2(ns)], a per-CPU array of mt_bucket
+ *            the session cookie; the exit run adds the call to
+ *            hist[i].calls[log2(ns)] and its ns to hist[i].ns, a per-CPU
+ *            array of struct mt_hist
  *   args     fsession.multi: the exit run sends a struct mt_record to a
  *            ring buffer, or counts it in lost[0] when that is full
  *
  * The filters (--pid, else "not multitrace"; --comm) run at entry; an
- * fsession program that returns 1 there skips its exit run.
+ * fsession program that returns 1 there skips its exit run.  The pid
+ * filters take the ids of multitrace's pid namespace (pid_namespace()).
  */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <fnmatch.h>
 #include <getopt.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -33,7 +38,9 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <linux/bpf.h>
 #include <bpf/bpf.h>
@@ -44,13 +51,18 @@
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define COMM_LEN	16
-#define BUCKET_SHIFT	6
-#define NR_BUCKETS	64		/* 1 << BUCKET_SHIFT log2 buckets */
+#define NR_BUCKETS	64		/* log2 buckets: a power of 2 */
 #define RINGBUF_SIZE	(4 << 20)
 #define MAX_FUNCS	131072		/* the most that one link takes */
 #define MAX_INSNS	256
 #define MAX_FIXUPS	32
 #define MAX_PROBES	4096
+/* latency: the most memory that the per-CPU histograms may take, in all */
+#define MAX_HIST_BYTES	(1024ULL * 1024 * 1024)
+/* The inode of the init pid namespace (PROC_PID_INIT_INO, not in the uapi) */
+#define INIT_PID_NS_INO	0xEFFFFFFCU
+/* A module's name is shorter (MODULE_NAME_LEN on 64-bit) */
+#define MOD_NAME_LEN	56
 
 #define EXIT_USAGE	1		/* bad usage or input */
 #define EXIT_KERNEL	2		/* the kernel or the system */
@@ -62,17 +74,22 @@ struct mt_record {
 	__u64	args[MT_MAX_ARGS];
 	__u64	ret;
 	__u32	func;			/* the function's index: its cookie */
-	__u32	pid;			/* tgid */
-	__u32	tid;
+	__u32	pid;			/* tgid, in the init pid namespace */
+	__u32	tid;			/* pid, in the init pid namespace */
 	__u32	cpu;
 	char	comm[COMM_LEN];
 };
 
-/* Latency bucket b of a function: its calls of 2^b to 2^(b+1) - 1 ns */
-struct mt_bucket {
-	__u64	calls;
+/*
+ * The latency histogram of a function: calls[b] counts its calls of 2^b
+ * to 2^(b+1) - 1 ns (bucket 0: 0 or 1 ns), ns is the time of all of them
+ */
+struct mt_hist {
 	__u64	ns;
+	__u64	calls[NR_BUCKETS];
 };
+
+#define HIST_WORDS	(sizeof(struct mt_hist) / sizeof(__u64))
 
 enum mode { MODE_COUNT, MODE_LATENCY, MODE_ARGS };
 
@@ -115,7 +132,7 @@ static struct {
 	unsigned int	skipped[MT_NR_SKIP];
 	unsigned int	*row;		/* the functions shown, in order */
 	struct btf	*vmlinux, *btf;	/* btf: where the functions are */
-	int		btf_fd;		/* a module's BTF object, else 0 */
+	int		btf_fd;		/* a module's BTF object, else -1 */
 	enum bpf_attach_type type;
 	int		kf_is_return, kf_cookie;
 	int		map, lost_map, probe, prog, link;
@@ -127,7 +144,11 @@ static struct {
 	int		tty, shown, cols, rows;
 	pid_t		child;		/* -x's shell, until it ends */
 	int		child_status;	/* -x: what multitrace exits with */
-} mt = { .map = -1, .lost_map = -1, .probe = -1, .prog = -1, .link = -1 };
+	int		pidfd;		/* -p's process, else -1 */
+	int		ns_init;	/* in the init pid namespace */
+	__u64		ns_dev, ns_ino;	/* else its nsfs dev_t and inode */
+} mt = { .btf_fd = -1, .map = -1, .lost_map = -1, .probe = -1, .prog = -1,
+	 .link = -1, .pidfd = -1 };
 
 static int stop_sig;	/* the signal that ends tracing; __atomic */
 
@@ -213,7 +234,8 @@ static const char help[] =
 	"            COMM-TID [CPU] TIME: func(arg=value, ...) = ret (DURATION us)\n"
 	"\n"
 	"Options:\n"
-	"  -p, --pid PID         process PID only (all its threads); ends with it\n"
+	"  -p, --pid PID         process PID only, all its threads (a thread's id\n"
+	"                        stands for its process); ends when it exits\n"
 	"  -x, --exec CMD        run CMD (with /bin/sh -c) once attached; end when\n"
 	"                        it exits\n"
 	"  -c, --comm COMM       tasks named COMM only (its first 15 characters)\n"
@@ -275,28 +297,76 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char * const *)a, *(char * const *)b);
 }
 
-/* The module of MOD:PATTERN or --module, and the patterns for messages */
+/* The @len bytes at @s: a module's name?  As modprobe, '-' stands for '_' */
+static int is_module_name(const char *s, size_t len)
+{
+	size_t i;
+
+	if (!len || len >= MOD_NAME_LEN)
+		return 0;
+	for (i = 0; i < len; i++) {
+		if (!isalnum((unsigned char)s[i]) && s[i] != '_' && s[i] != '-')
+			return 0;
+	}
+	return 1;
+}
+
+/* @mod with '-' as '_', as the kernel names modules */
+static void module_name(char *mod)
+{
+	for (; *mod; mod++) {
+		if (*mod == '-')
+			*mod = '_';
+	}
+}
+
+/*
+ * The module of MOD:PATTERN or --module, and the patterns for messages.
+ * Only a module's name before the first ':' makes MOD:PATTERN, so that a
+ * glob such as '[[:alpha:]]*' stays a pattern of vmlinux.  Without
+ * --module, MOD:PATTERN and a PATTERN of vmlinux do not mix: one link
+ * takes the functions of one BTF object.
+ */
 static void parse_patterns(void)
 {
+	const char *plain = NULL, *with_mod = NULL;
+	int i, has_opt = !!opt.module;
 	struct mt_sbuf sb;
 	char *colon, *mod;
-	int i;
 
+	if (opt.module && !is_module_name(opt.module, strlen(opt.module)))
+		die(EXIT_USAGE, "--module: '%s' is no module name", opt.module);
+	if (opt.module)
+		module_name(opt.module);
 	mt_sbuf_init(&sb);
 	for (i = 0; i < opt.nr_patterns; i++) {
 		colon = strchr(opt.patterns[i], ':');
-		if (colon) {
+		if (colon && is_module_name(opt.patterns[i],
+					    colon - opt.patterns[i])) {
+			if (!colon[1])
+				die(EXIT_USAGE, "'%s': no pattern after the module",
+				    opt.patterns[i]);
 			mod = strndup(opt.patterns[i], colon - opt.patterns[i]);
 			if (!mod)
 				die(EXIT_KERNEL, "out of memory");
+			module_name(mod);
 			if (opt.module && strcmp(opt.module, mod))
 				die(EXIT_USAGE, "one module at a time: %s or %s",
 				    opt.module, mod);
+			if (opt.module != mod)
+				free(opt.module);
 			opt.module = mod;
+			with_mod = opt.patterns[i];
 			opt.patterns[i] = colon + 1;
+		} else if (!plain) {
+			plain = opt.patterns[i];
 		}
 		mt_sbuf_printf(&sb, "%s'%s'", i ? " " : "", opt.patterns[i]);
 	}
+	if (!has_opt && with_mod && plain)
+		die(EXIT_USAGE,
+		    "'%s' is of module %s, '%s' of vmlinux: one link takes the functions of one, so give each pattern the module, or use --module",
+		    with_mod, opt.module, plain);
 	snprintf(opt.desc, sizeof(opt.desc), "%s", sb.buf);
 	opt.names = calloc(opt.nr_patterns, sizeof(*opt.names));
 	opt.globs = calloc(opt.nr_patterns, sizeof(*opt.globs));
@@ -309,11 +379,6 @@ static void parse_patterns(void)
 			opt.names[opt.nr_names++] = opt.patterns[i];
 	}
 	qsort(opt.names, opt.nr_names, sizeof(*opt.names), cmp_str);
-	/* as modprobe, take '-' for '_' */
-	for (mod = opt.module; mod && *mod; mod++) {
-		if (*mod == '-')
-			*mod = '_';
-	}
 }
 
 static void parse_args(int argc, char **argv)
@@ -408,9 +473,102 @@ static void parse_args(int argc, char **argv)
 		die(EXIT_USAGE, "--interval is for count");
 	if (opt.pid && opt.exec)
 		die(EXIT_USAGE, "--pid and --exec exclude each other");
-	if (opt.pid && kill(opt.pid, 0) && errno == ESRCH)
-		die(EXIT_USAGE, "--pid: no process %d", opt.pid);
 	parse_patterns();
+}
+
+/* --- Which tasks ------------------------------------------------------- */
+
+/*
+ * The pid namespace that multitrace runs in.  bpf_get_current_pid_tgid()
+ * gives the ids of the init pid namespace: they are getpid()'s and -p's
+ * only when multitrace runs there.  Elsewhere (in a container), the
+ * filters take a task's ids in multitrace's namespace from
+ * bpf_get_ns_current_pid_tgid(), given the namespace's nsfs dev and
+ * inode; it fails for the tasks of other namespaces.
+ */
+static void pid_namespace(void)
+{
+	struct stat st;
+
+	if (stat("/proc/self/ns/pid", &st)) {
+		/* without CONFIG_PID_NS, the init namespace is the only one */
+		if (errno == ENOENT && !access("/proc/self/stat", F_OK)) {
+			mt.ns_init = 1;
+			return;
+		}
+		die(EXIT_KERNEL, "cannot tell the pid namespace: /proc/self/ns/pid: %s",
+		    strerror(errno));
+	}
+	mt.ns_init = st.st_ino == INIT_PID_NS_INO;
+	/* the helper compares the kernel's dev_t, MKDEV(major, minor) */
+	mt.ns_dev = (__u64)major(st.st_dev) << 20 | minor(st.st_dev);
+	mt.ns_ino = st.st_ino;
+}
+
+/* The "Tgid:" of task @tid in /proc, 0 when it has none, -1 when gone */
+static int proc_tgid(int tid)
+{
+	char path[40], *line = NULL;
+	size_t size = 0;
+	int tgid = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", tid);
+	f = fopen(path, "r");
+	if (!f)
+		return errno == ENOENT || errno == ESRCH ? -1 : 0;
+	while (getline(&line, &size, f) > 0) {
+		if (!strncmp(line, "Tgid:", 5)) {
+			tgid = atoi(line + 5);
+			break;
+		}
+	}
+	free(line);
+	fclose(f);
+	return tgid;
+}
+
+/*
+ * -p PID: a process of multitrace's pid namespace, as /proc shows it.
+ * A thread's id stands for its process (as perf -p takes it), since the
+ * filter compares the tgid.  A pidfd tells when the process ends, and
+ * cannot be taken in by a new process with the same pid.
+ */
+static void setup_pid(void)
+{
+	char path[40], self[24];
+	struct stat st;
+	ssize_t len;
+	int tgid;
+
+	len = readlink("/proc/self", self, sizeof(self) - 1);
+	self[len > 0 ? len : 0] = '\0';
+	if (atoi(self) != getpid())
+		die(EXIT_KERNEL, "--pid: /proc is not of multitrace's pid namespace");
+	tgid = proc_tgid(opt.pid);
+	if (tgid < 0)
+		die(EXIT_USAGE, "--pid: no process %d", opt.pid);
+	if (tgid > 0 && tgid != opt.pid) {
+		fprintf(stderr,
+			"multitrace: --pid: %d is a thread of process %d: tracing all of its threads\n",
+			opt.pid, tgid);
+		opt.pid = tgid;
+	}
+	mt.pidfd = syscall(SYS_pidfd_open, opt.pid, 0);
+	if (mt.pidfd < 0 && errno == ESRCH)
+		die(EXIT_USAGE, "--pid: no process %d", opt.pid);
+	if (mt.pidfd < 0 && errno == EINVAL)
+		die(EXIT_USAGE, "--pid: %d is a thread, and /proc does not tell its process",
+		    opt.pid);
+	/* no pidfd (before 5.3, or seccomp): pid_gone() polls /proc */
+	if (mt.ns_init)
+		return;
+	/* the filter sees the tasks of multitrace's namespace, not nested */
+	snprintf(path, sizeof(path), "/proc/%d/ns/pid", opt.pid);
+	if (!stat(path, &st) && st.st_ino != mt.ns_ino)
+		die(EXIT_USAGE,
+		    "--pid: process %d is in a pid namespace nested in multitrace's: run multitrace in that one, or in the init one",
+		    opt.pid);
 }
 
 /* --- Which functions --------------------------------------------------- */
@@ -557,13 +715,17 @@ static struct btf_name *index_funcs(const struct btf *btf, __u32 first,
 	return idx;
 }
 
-/* An fd of the kernel's BTF object of module @name, for the link */
+/*
+ * An fd of the kernel's BTF object of module @name, for the link, or -1.
+ * It is above 2: in the link's btf_fds, 0 stands for vmlinux, and fd 0
+ * is free when multitrace runs with stdin closed.
+ */
 static int module_btf_fd(const char *name)
 {
 	struct bpf_btf_info info;
 	__u32 id = 0, len;
 	char buf[64];
-	int fd;
+	int fd, high;
 
 	while (!bpf_btf_get_next_id(id, &id)) {
 		fd = bpf_btf_get_fd_by_id(id);
@@ -575,8 +737,13 @@ static int module_btf_fd(const char *name)
 		info.name_len = sizeof(buf) - 1;
 		len = sizeof(info);
 		if (!bpf_obj_get_info_by_fd(fd, &info, &len) &&
-		    info.kernel_btf && !strcmp(buf, name))
-			return fd;
+		    info.kernel_btf && !strcmp(buf, name)) {
+			if (fd > STDERR_FILENO)
+				return fd;
+			high = fcntl(fd, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
+			close(fd);
+			return high;
+		}
 		close(fd);
 	}
 	return -1;
@@ -711,11 +878,15 @@ static void resolve(void)
 				     BPF_PSEUDO_KFUNC_CALL, 0, id)
 #define EXIT()			INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0)
 
-/* The stack: the task's comm, a map key, the record of a call */
+/*
+ * The stack: the task's comm, a map key, the record of a call, the ids
+ * of the task in multitrace's pid namespace
+ */
 #define COMM_OFF	(-16)
 #define KEY_OFF		(-24)
 #define REC_OFF		(KEY_OFF - (int)sizeof(struct mt_record))
 #define REC(field)	(REC_OFF + (int)offsetof(struct mt_record, field))
+#define NS_OFF		(REC_OFF - (int)sizeof(struct bpf_pidns_info))
 
 /* Where jumps go: resolve_labels() fills in their offsets */
 enum { L_RET0, L_RET1, L_EXIT_RUN, NR_LABELS };
@@ -813,18 +984,41 @@ static void emit_add(struct prog_buf *p, int off, int src)
 /*
  * The filters, on the current task: its tgid is --pid (without it: not
  * multitrace's), its comm is --comm.  A task that fails goes to @fail.
+ * The tgid is the one of multitrace's pid namespace: outside the init
+ * one, a task of another namespace is not --pid, nor multitrace.
  */
 static void emit_filters(struct prog_buf *p, unsigned int fail)
 {
 	__u64 w[2];
-	int i;
+	int i, at = -1;
 
-	emit(p, CALL(BPF_FUNC_get_current_pid_tgid));
-	emit(p, ALU_IMM(BPF_RSH, BPF_REG_0, 32));
+	if (mt.ns_init) {
+		emit(p, CALL(BPF_FUNC_get_current_pid_tgid));
+		emit(p, ALU_IMM(BPF_RSH, BPF_REG_0, 32));
+	} else {
+		/* r0 = bpf_get_ns_current_pid_tgid(dev, ino, &ns, 8) */
+		emit_ld64(p, BPF_REG_1, 0, mt.ns_dev);
+		emit_ld64(p, BPF_REG_2, 0, mt.ns_ino);
+		emit(p, MOV_REG(BPF_REG_3, BPF_REG_10));
+		emit(p, ALU_IMM(BPF_ADD, BPF_REG_3, NS_OFF));
+		emit(p, MOV_IMM(BPF_REG_4, sizeof(struct bpf_pidns_info)));
+		emit(p, CALL(BPF_FUNC_get_ns_current_pid_tgid));
+		if (opt.pid) {
+			emit_jmp(p, JMP_IMM(BPF_JNE, BPF_REG_0, 0), fail);
+		} else {
+			at = p->n;
+			emit(p, JMP_IMM(BPF_JNE, BPF_REG_0, 0));
+		}
+		emit(p, LDX(BPF_W, BPF_REG_0, BPF_REG_10,
+			    NS_OFF + (int)offsetof(struct bpf_pidns_info, tgid)));
+	}
 	if (opt.pid)
 		emit_jmp(p, JMP_IMM(BPF_JNE, BPF_REG_0, opt.pid), fail);
 	else
 		emit_jmp(p, JMP_IMM(BPF_JEQ, BPF_REG_0, getpid()), fail);
+	/* another namespace's task: on to --comm */
+	if (at >= 0)
+		land_here(p, at);
 	if (!opt.comm[0])
 		return;
 	/* bpf_get_current_comm() pads with NULs, as opt.comm is padded */
@@ -907,7 +1101,7 @@ static void gen_session(struct prog_buf *p)
 	}
 }
 
-/* fsession.multi: hist[cookie * 64 + log2(ns)] gets the call and its ns */
+/* fsession.multi: hist[cookie].calls[log2(ns)]++, hist[cookie].ns += ns */
 static void gen_latency(struct prog_buf *p)
 {
 	unsigned int at;
@@ -926,17 +1120,19 @@ static void gen_latency(struct prog_buf *p)
 		emit(p, ALU_IMM(BPF_ADD, BPF_REG_9, s));
 		land_here(p, at);
 	}
-	/* the key: cookie * 64 + r9, the cookie in bounds */
+	/* the key: the cookie, in bounds */
 	emit(p, MOV_REG(BPF_REG_1, BPF_REG_6));
 	emit(p, CALL(BPF_FUNC_get_attach_cookie));
 	emit_jmp(p, JMP_IMM(BPF_JGE, BPF_REG_0, mt.nfunc), L_RET0);
-	emit(p, ALU_IMM(BPF_LSH, BPF_REG_0, BUCKET_SHIFT));
-	emit(p, ALU_REG(BPF_ADD, BPF_REG_0, BPF_REG_9));
 	emit(p, STX(BPF_W, BPF_REG_10, BPF_REG_0, KEY_OFF));
 	emit_lookup(p, mt.map);
+	emit_add(p, offsetof(struct mt_hist, ns), BPF_REG_8);
+	/* r0 = &calls[r9]: the mask shows the verifier that it is in bounds */
+	emit(p, ALU_IMM(BPF_AND, BPF_REG_9, NR_BUCKETS - 1));
+	emit(p, ALU_IMM(BPF_LSH, BPF_REG_9, 3));
+	emit(p, ALU_REG(BPF_ADD, BPF_REG_0, BPF_REG_9));
 	emit(p, MOV_IMM(BPF_REG_2, 1));
-	emit_add(p, offsetof(struct mt_bucket, calls), BPF_REG_2);
-	emit_add(p, offsetof(struct mt_bucket, ns), BPF_REG_8);
+	emit_add(p, offsetof(struct mt_hist, calls), BPF_REG_2);
 	emit_returns(p);
 }
 
@@ -1072,14 +1268,25 @@ static void check_kernel(void)
 
 static void create_maps(void)
 {
+	unsigned long long bytes;
+
+	mt.ncpu = libbpf_num_possible_cpus();
+	if (mt.ncpu <= 0)
+		die(EXIT_KERNEL, "cannot tell the number of CPUs");
+	/* the histograms: a struct mt_hist per function and possible CPU */
+	bytes = (unsigned long long)mt.nfunc * sizeof(struct mt_hist) * mt.ncpu;
+	if (opt.mode == MODE_LATENCY && bytes > MAX_HIST_BYTES)
+		die(EXIT_USAGE,
+		    "latency: the histograms of %u functions on %d CPUs would take %llu MiB, over %llu MiB: trace fewer functions",
+		    mt.nfunc, mt.ncpu, bytes >> 20, MAX_HIST_BYTES >> 20);
 	if (opt.mode == MODE_COUNT)
 		mt.map = bpf_map_create(BPF_MAP_TYPE_PERCPU_ARRAY, "mt_calls",
 					sizeof(__u32), sizeof(__u64), mt.nfunc,
 					NULL);
 	else if (opt.mode == MODE_LATENCY)
 		mt.map = bpf_map_create(BPF_MAP_TYPE_PERCPU_ARRAY, "mt_hist",
-					sizeof(__u32), sizeof(struct mt_bucket),
-					mt.nfunc * NR_BUCKETS, NULL);
+					sizeof(__u32), sizeof(struct mt_hist),
+					mt.nfunc, NULL);
 	else
 		mt.map = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "mt_records", 0,
 					0, RINGBUF_SIZE, NULL);
@@ -1090,10 +1297,7 @@ static void create_maps(void)
 	if (mt.map < 0 || (opt.mode == MODE_ARGS && mt.lost_map < 0))
 		die(EXIT_KERNEL, "cannot create the BPF maps for %u functions: %s",
 		    mt.nfunc, strerror(errno));
-	mt.ncpu = libbpf_num_possible_cpus();
-	if (mt.ncpu <= 0)
-		die(EXIT_KERNEL, "cannot tell the number of CPUs");
-	mt.pcpu = calloc(mt.ncpu * 2, sizeof(*mt.pcpu));
+	mt.pcpu = calloc((size_t)mt.ncpu * HIST_WORDS, sizeof(*mt.pcpu));
 	if (!mt.pcpu)
 		die(EXIT_KERNEL, "out of memory");
 }
@@ -1210,29 +1414,76 @@ static int find_refused(const struct link_args *la, unsigned int first,
 }
 
 /*
+ * Die of the error @err of the link of @la: the functions left of @total
+ * when the search for those that the kernel refuses (if @searched) found
+ * @found of them, or failed (@found < 0) after finding @nref.
+ */
+static void attach_error(const struct link_args *la, unsigned int total,
+			 int err, int searched, int found, unsigned int nref)
+{
+	const struct func *f = NULL;
+	unsigned int i;
+
+	if (err == EPERM || err == EACCES)
+		die(EXIT_KERNEL, "not permitted to attach: %s%s", strerror(err),
+		    geteuid() ? " (run as root)" : "");
+	if (!la->cnt) {
+		for (i = 0; i < mt.nfunc && !f; i++) {
+			if (mt.funcs[i].skip == MT_SKIP_REFUSED)
+				f = &mt.funcs[i];
+		}
+		die(EXIT_KERNEL, "the kernel refuses each of the %u functions (%s: %s)",
+		    total, f ? f->name : "?", strerror(f ? f->err : err));
+	}
+	if (la->cnt == 1)
+		die(EXIT_KERNEL, "cannot attach to %s: %s",
+		    mt.funcs[la->cookies[0]].name, strerror(err));
+	if (found > 0)
+		die(EXIT_KERNEL,
+		    "cannot attach to the %u functions left of %u when %d are refused: %s",
+		    la->cnt, total, found, strerror(err));
+	if (found == -E2BIG)
+		die(EXIT_KERNEL,
+		    "cannot attach to the %u functions: %s; gave up looking for those that the kernel refuses after %u tries (%u found)",
+		    la->cnt, strerror(err), MAX_PROBES, nref);
+	if (found < 0)
+		die(EXIT_KERNEL,
+		    "cannot attach to the %u functions: %s; looking for those that the kernel refuses: %s",
+		    la->cnt, strerror(err), strerror(-found));
+	if (searched)
+		die(EXIT_KERNEL,
+		    "cannot attach to the %u functions: %s; an empty program finds none that the kernel refuses",
+		    la->cnt, strerror(err));
+	die(EXIT_KERNEL, "cannot attach to the %u functions: %s", la->cnt,
+	    strerror(err));
+}
+
+/*
  * One link on every function.  It is all or nothing: when the kernel
  * refuses it for what may be one function's sake, find those functions,
  * say which, and link the others.
  */
 static void attach_link(void)
 {
-	unsigned int i, probes = 0;
+	unsigned int i, probes = 0, total, nref = 0;
 	struct link_args la = { 0 };
+	int fd, found = 0, searched = 0;
 	double t0 = now();
 	struct mt_sbuf sb;
-	int fd, found;
 
 	la.ids = calloc(mt.nfunc, sizeof(*la.ids));
 	la.cookies = calloc(mt.nfunc, sizeof(*la.cookies));
-	la.fds = mt.btf_fd ? calloc(mt.nfunc, sizeof(*la.fds)) : NULL;
-	if (!la.ids || !la.cookies || (mt.btf_fd && !la.fds))
+	la.fds = mt.btf_fd >= 0 ? calloc(mt.nfunc, sizeof(*la.fds)) : NULL;
+	if (!la.ids || !la.cookies || (mt.btf_fd >= 0 && !la.fds))
 		die(EXIT_KERNEL, "out of memory");
 	fill_link_args(&la);
 	mt_sbuf_init(&sb);
 	mt_sbuf_printf(&sb, "attaching %u functions", la.cnt);
 	progress_begin(sb.buf);
+	total = la.cnt;
 	fd = link_create(mt.prog, &la, 0, la.cnt);
 	if (fd < 0 && la.cnt > 1 && per_function(-fd)) {
+		searched = 1;
 		found = find_refused(&la, 0, la.cnt, &probes);
 		if (found > 0) {
 			mt.skipped[MT_SKIP_REFUSED] += found;
@@ -1244,21 +1495,17 @@ static void attach_link(void)
 	progress_end();
 	mt_sbuf_init(&sb);
 	for (i = 0; i < mt.nfunc; i++) {
-		if (mt.funcs[i].skip == MT_SKIP_REFUSED)
-			mt_sbuf_printf(&sb, "%s %s (%s)", sb.len ? "," : ":",
-				       mt.funcs[i].name,
-				       strerror(mt.funcs[i].err));
+		if (mt.funcs[i].skip != MT_SKIP_REFUSED)
+			continue;
+		nref++;
+		mt_sbuf_printf(&sb, "%s %s (%s)", sb.len ? "," : ":",
+			       mt.funcs[i].name, strerror(mt.funcs[i].err));
 	}
-	if (sb.len && fd >= 0)
+	/* the refused, when found; not all of them, nor a search cut short */
+	if (found > 0 && la.cnt)
 		fprintf(stderr, "refused by the kernel%s\n", sb.buf);
-	if (fd == -EPERM || fd == -EACCES)
-		die(EXIT_KERNEL, "not permitted to attach: run as root");
-	if (fd < 0 && mt.nfunc == 1)
-		die(EXIT_KERNEL, "cannot attach to %s: %s", mt.funcs[0].name,
-		    strerror(-fd));
 	if (fd < 0)
-		die(EXIT_KERNEL, "cannot attach to the %u functions: %s",
-		    mt.nfunc, strerror(-fd));
+		attach_error(&la, total, -fd, searched, found, nref);
 	mt.link = fd;
 	mt.nattached = la.cnt;
 	mt.t0 = now();
@@ -1449,7 +1696,7 @@ out:
 }
 
 /* The @q quantile of histogram @h of @calls calls, linear in its bucket */
-static double quantile(const struct mt_bucket *h, __u64 calls, double q)
+static double quantile(const struct mt_hist *h, __u64 calls, double q)
 {
 	double want = q * calls, seen = 0, lo;
 	unsigned int b;
@@ -1457,33 +1704,32 @@ static double quantile(const struct mt_bucket *h, __u64 calls, double q)
 	if (want < 1)
 		want = 1;
 	for (b = 0; b < NR_BUCKETS; b++) {
-		if (!h[b].calls)
+		if (!h->calls[b])
 			continue;
 		lo = b ? (double)(1ULL << b) : 0;
-		if (seen + h[b].calls >= want)
+		if (seen + h->calls[b] >= want)
 			return lo + (2 * (double)(1ULL << b) - lo) *
-				    (want - seen) / h[b].calls;
-		seen += h[b].calls;
+				    (want - seen) / h->calls[b];
+		seen += h->calls[b];
 	}
 	return 0;
 }
 
-static void show_histogram(const struct func *f, const struct mt_bucket *h)
+static void show_histogram(const struct func *f, const struct mt_hist *h)
 {
 	unsigned int i, first = NR_BUCKETS, last = 0, bw, len;
 	char a[32], b[32], c[32], name[256], bar[64];
-	__u64 ns = 0, max = 0;
 	double avg, p50, p99;
+	__u64 max = 0;
 
 	for (i = 0; i < NR_BUCKETS; i++) {
-		ns += h[i].ns;
-		if (!h[i].calls)
+		if (!h->calls[i])
 			continue;
 		first = first < i ? first : i;
 		last = i;
-		max = h[i].calls > max ? h[i].calls : max;
+		max = h->calls[i] > max ? h->calls[i] : max;
 	}
-	avg = (double)ns / f->calls;
+	avg = (double)h->ns / f->calls;
 	p50 = quantile(h, f->calls, 0.5);
 	p99 = quantile(h, f->calls, 0.99);
 	if (opt.json) {
@@ -1493,11 +1739,11 @@ static void show_histogram(const struct func *f, const struct mt_bucket *h)
 		       f->calls, avg, p50);
 		printf("\"p99_ns\":%.0f,\"hist\":[", p99);
 		for (i = first; i <= last; i++) {
-			if (h[i].calls)
+			if (h->calls[i])
 				printf("%s{\"lo_ns\":%.0f,\"hi_ns\":%.0f,\"calls\":%llu}",
 				       i > first ? "," : "",
 				       i ? (double)(1ULL << i) : 0,
-				       2 * (double)(1ULL << i), h[i].calls);
+				       2 * (double)(1ULL << i), h->calls[i]);
 		}
 		puts("]}");
 		return;
@@ -1511,37 +1757,36 @@ static void show_histogram(const struct func *f, const struct mt_bucket *h)
 	bw = bw > 60 ? 60 : bw;
 	printf("  %8s - %-8s %10s  distribution\n", "from", "to", "calls");
 	for (i = first; i <= last; i++) {
-		len = max ? h[i].calls * bw / max : 0;
+		len = max ? h->calls[i] * bw / max : 0;
 		len = len > bw ? bw : len;
-		len = h[i].calls && !len ? 1 : len;
+		len = h->calls[i] && !len ? 1 : len;
 		memset(bar, '#', len);
 		bar[len] = '\0';
 		printf("  %8s - %-8s %10llu |%-*s|\n",
 		       fmt_ns(a, sizeof(a), i ? (double)(1ULL << i) : 0),
 		       fmt_ns(b, sizeof(b), 2 * (double)(1ULL << i)),
-		       h[i].calls, (int)bw, bar);
+		       h->calls[i], (int)bw, bar);
 	}
 	putchar('\n');
 }
 
+/* The histograms: one lookup a function, of all CPUs' struct mt_hist */
 static void latency_summary(double elapsed)
 {
 	unsigned int i, b, n, top;
-	struct mt_bucket *h;
-	__u64 v[2] = { 0, 0 }, sum = 0;
+	struct mt_hist *h;
+	__u64 sum = 0;
 	struct func *f;
 
-	h = calloc((size_t)mt.nfunc * NR_BUCKETS, sizeof(*h));
+	h = calloc(mt.nfunc, sizeof(*h));
 	if (!h)
 		die(EXIT_KERNEL, "out of memory");
 	for (i = 0; i < mt.nfunc; i++) {
 		f = &mt.funcs[i];
-		for (b = 0; !f->skip && b < NR_BUCKETS; b++) {
-			if (read_percpu(mt.map, i * NR_BUCKETS + b, v, 2))
-				continue;
-			h[i * NR_BUCKETS + b].calls = v[0];
-			h[i * NR_BUCKETS + b].ns = v[1];
-			f->calls += v[0];
+		if (!f->skip &&
+		    !read_percpu(mt.map, i, (__u64 *)&h[i], HIST_WORDS)) {
+			for (b = 0; b < NR_BUCKETS; b++)
+				f->calls += h[i].calls[b];
 		}
 		f->key = f->calls;
 		sum += f->calls;
@@ -1552,8 +1797,7 @@ static void latency_summary(double elapsed)
 		printf("--- %u of %u functions called, %llu calls in %.1f s ---\n",
 		       n, mt.nattached, sum, elapsed);
 	for (i = 0; i < top; i++)
-		show_histogram(&mt.funcs[mt.row[i]],
-			       &h[mt.row[i] * NR_BUCKETS]);
+		show_histogram(&mt.funcs[mt.row[i]], &h[mt.row[i]]);
 	if (!opt.json && n > top)
 		printf("(%u more)\n", n - top);
 	if (opt.json) {
@@ -1565,17 +1809,24 @@ static void latency_summary(double elapsed)
 	free(h);
 }
 
-/* args: a call, as function_args prints it, or as JSON */
+/*
+ * args: a call, as function_args prints it, or as JSON.  As function_args
+ * stamps a call-through record, the time is the call's exit, so that the
+ * lines of a CPU go forward in time; but the clock is CLOCK_MONOTONIC
+ * (bpf_ktime_get_ns()), not the trace clock.
+ */
 static int on_record(void *ctx, void *data, size_t size)
 {
 	const struct mt_record *r = data;
 	const struct mt_model *m;
 	char comm[COMM_LEN + 1];
 	struct mt_sbuf sb, ret;
+	__u64 ts;
 
 	(void)ctx;
 	if (size < sizeof(*r) || r->func >= mt.nfunc)
 		return 0;
+	ts = r->ts + r->dur;
 	m = &mt.funcs[r->func].model;
 	memcpy(comm, r->comm, COMM_LEN);
 	comm[COMM_LEN] = '\0';
@@ -1590,13 +1841,13 @@ static int on_record(void *ctx, void *data, size_t size)
 		printf(",\"comm\":");
 		json_str(comm);
 		printf(",\"pid\":%u,\"tid\":%u,\"cpu\":%u,\"ts_ns\":%llu,",
-		       r->pid, r->tid, r->cpu, r->ts);
+		       r->pid, r->tid, r->cpu, ts);
 		printf("\"dur_ns\":%llu,\"args\":{%s},\"ret\":%s}\n", r->dur,
 		       sb.buf, ret.len ? ret.buf : "null");
 	} else {
 		printf("%s-%u [%03u] %llu.%06llu: %s(%s)%s%s (%llu.%03llu us)\n",
-		       comm, r->tid, r->cpu, r->ts / 1000000000,
-		       r->ts % 1000000000 / 1000, mt.funcs[r->func].name,
+		       comm, r->tid, r->cpu, ts / 1000000000,
+		       ts % 1000000000 / 1000, mt.funcs[r->func].name,
 		       sb.buf, ret.len ? " = " : "", ret.buf, r->dur / 1000,
 		       r->dur % 1000);
 	}
@@ -1617,14 +1868,20 @@ static void on_child(int sig)
 	(void)sig;
 }
 
-/* Has process @pid ended (gone, or a zombie)? */
-static int pid_gone(int pid)
+/*
+ * Has -p's process ended?  Its pidfd tells, readable once it has; without
+ * one, /proc: gone, or a zombie (a new process may take its pid there).
+ */
+static int pid_gone(void)
 {
+	struct pollfd pfd = { .fd = mt.pidfd, .events = POLLIN };
 	char path[32], buf[256], *p;
 	int gone = 0;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	if (mt.pidfd >= 0)
+		return poll(&pfd, 1, 0) > 0;
+	snprintf(path, sizeof(path), "/proc/%d/stat", opt.pid);
 	f = fopen(path, "r");
 	if (!f)
 		return 1;
@@ -1673,6 +1930,7 @@ static void run(void)
 {
 	double end = opt.duration ? mt.t0 + opt.duration : 0;
 	double next = mt.t0 + opt.interval, t, nap;
+	struct pollfd pfd = { .fd = mt.pidfd, .events = POLLIN };
 	struct timespec ts;
 	int ret;
 
@@ -1683,7 +1941,7 @@ static void run(void)
 	}
 	while (!__atomic_load_n(&stop_sig, __ATOMIC_RELAXED)) {
 		t = now();
-		if ((end && t >= end) || (opt.pid && pid_gone(opt.pid)) ||
+		if ((end && t >= end) || (opt.pid && pid_gone()) ||
 		    child_done())
 			break;
 		if (opt.mode == MODE_COUNT && t >= next) {
@@ -1704,6 +1962,11 @@ static void run(void)
 				    strerror(-ret));
 			if (ret > 0)
 				fflush(stdout);
+			continue;
+		}
+		/* -p: the nap ends when its process does */
+		if (mt.pidfd >= 0) {
+			poll(&pfd, 1, (int)(nap * 1000) + 1);
 			continue;
 		}
 		ts.tv_sec = (time_t)nap;
@@ -1746,8 +2009,10 @@ static void finish(void)
 	close(mt.map);
 	if (mt.lost_map >= 0)
 		close(mt.lost_map);
-	if (mt.btf_fd > 0)
+	if (mt.btf_fd >= 0)
 		close(mt.btf_fd);
+	if (mt.pidfd >= 0)
+		close(mt.pidfd);
 }
 
 int main(int argc, char **argv)
@@ -1768,6 +2033,9 @@ int main(int argc, char **argv)
 	progress.tty = isatty(STDERR_FILENO);
 
 	parse_args(argc, argv);
+	pid_namespace();
+	if (opt.pid)
+		setup_pid();
 	resolve();
 	check_kernel();
 	create_maps();
