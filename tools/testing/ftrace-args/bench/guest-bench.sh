@@ -305,10 +305,13 @@ echo
 # wide link also traces functions that the bench itself calls, so its
 # row is an upper bound of what the link's width costs.
 bb=${BENCH_BPF:-}
+# A trigger that does not finish in BENCH_TRIG_TIMEOUT seconds (guest
+# time) is killed, and the run stops with its name.
 trig() {	# NAME: the rate in M calls/s
-	"$bb" -w 1 -d "${BENCH_BPF_SECS:-3}" -a "trig-$1" 2> "/tmp/tr.err" |
+	timeout -s KILL "${BENCH_TRIG_TIMEOUT:-300}" \
+		"$bb" -w 1 -d "${BENCH_BPF_SECS:-3}" -a "trig-$1" 2> "/tmp/tr.err" |
 		sed -n 's/^Summary: hits *\([0-9.]*\) .*/\1/p' | grep . ||
-		{ cat /tmp/tr.err >&2; echo "bench trig-$1 failed" >&2; exit 1; }
+		{ cat /tmp/tr.err >&2; echo "bench trig-$1 failed or timed out" >&2; exit 1; }
 }
 if [ "$only" = tools ]; then
 	:
@@ -339,13 +342,19 @@ elif [ -x "$bb" ] && [ -s /tmp/bf.all ]; then
 		echo '-:fta_bench/numa' >> $tr/dynamic_events
 		echo "$kb" > $tr/buffer_size_kb
 	}
+	# BENCH_TRIGS chooses the triggers (default: all, the fprobe ones
+	# first); a row whose triggers did not run prints "-".
 	trigs="fentry fentry-multi fexit fexit-multi kprobe-multi fentry-multi-wide wide10k"
-	[ -w $knob ] && trigs="$trigs kernel-count kprobe-multi@full kretprobe-multi kretprobe-multi@full fev fev@full"
+	[ -w $knob ] && trigs="kernel-count kprobe-multi kprobe-multi@full kretprobe-multi kretprobe-multi@full fev fev@full $trigs"
+	trigs=$(echo ${BENCH_TRIGS:-$trigs} | tr ' ' '\n' | awk '!seen[$0]++')
+	ran() { for _t in "$@"; do [ -s "/tmp/tr.$_t.t" ] || return 1; done; }
+	rm -f /tmp/tr.*.t
 	for t in $trigs; do : > "/tmp/tr.$t"; done
 	: > /tmp/tr.r.entry; : > /tmp/tr.r.exit; : > /tmp/tr.r.wide
 	: > /tmp/tr.r.kp; : > /tmp/tr.r.krp; : > /tmp/tr.r.fev
-	for _ in $(seq "$areps"); do
+	for rep in $(seq "$areps"); do
 		for t in $trigs; do
+			echo "bench: trig $t ($rep of $areps)" > /dev/console 2> /dev/null || true
 			case $t in
 			wide10k) BENCH_MULTI_FUNCS=$wide trig fentry-multi-wide ;;
 			fev) fev 0 ;;
@@ -360,18 +369,19 @@ elif [ -x "$bb" ] && [ -s /tmp/bf.all ]; then
 			esac > "/tmp/tr.$t.t"
 			cat "/tmp/tr.$t.t" >> "/tmp/tr.$t"
 		done
-		echo "$(rt fentry) / $(rt fentry-multi)" | bc -l >> /tmp/tr.r.entry
-		echo "$(rt fexit) / $(rt fexit-multi)" | bc -l >> /tmp/tr.r.exit
-		echo "$(rt fentry-multi-wide) / $(rt wide10k)" | bc -l >> /tmp/tr.r.wide
-		if [ -w $knob ]; then
-			# cost(partial) / cost(full), each less the base's time
-			c() { echo "(1 / $(rt "$1") - 1 / $(rt "$3")) / (1 / $(rt "$2") - 1 / $(rt "$3"))" | bc -l; }
-			c kprobe-multi kprobe-multi@full kernel-count >> /tmp/tr.r.kp
-			c kretprobe-multi kretprobe-multi@full kernel-count >> /tmp/tr.r.krp
-			c fev fev@full fentry >> /tmp/tr.r.fev
-		fi
+		! ran fentry fentry-multi ||
+			echo "$(rt fentry) / $(rt fentry-multi)" | bc -l >> /tmp/tr.r.entry
+		! ran fexit fexit-multi ||
+			echo "$(rt fexit) / $(rt fexit-multi)" | bc -l >> /tmp/tr.r.exit
+		! ran fentry-multi-wide wide10k ||
+			echo "$(rt fentry-multi-wide) / $(rt wide10k)" | bc -l >> /tmp/tr.r.wide
+		# cost(partial) / cost(full), each less the base's time
+		c() { ! ran "$@" || echo "(1 / $(rt "$1") - 1 / $(rt "$3")) / (1 / $(rt "$2") - 1 / $(rt "$3"))" | bc -l; }
+		c kprobe-multi kprobe-multi@full kernel-count >> /tmp/tr.r.kp
+		c kretprobe-multi kretprobe-multi@full kernel-count >> /tmp/tr.r.krp
+		c fev fev@full fentry >> /tmp/tr.r.fev
 	done
-	mr() { median < "$1" | xargs printf %.3f; }
+	mr() { if [ -s "$1" ]; then median < "$1" | xargs printf %.3f; else echo -; fi; }
 	row "BPF per call, bench trig-* (M calls/s, medians of $areps)" "rate" "time ratio"
 	row "  trig-fentry" "$(mr /tmp/tr.fentry)" "1.00"
 	row "  trig-fentry-multi, cost vs trig-fentry" "$(mr /tmp/tr.fentry-multi)" "$(mr /tmp/tr.r.entry)"
@@ -392,7 +402,9 @@ elif [ -x "$bb" ] && [ -s /tmp/bf.all ]; then
 	fi
 	row "  trig-fentry-multi-wide, on 1 function" "$(mr /tmp/tr.fentry-multi-wide)" "1.00"
 	row "  ... the same link on $nwide more, cost vs 1" "$(mr /tmp/tr.wide10k)" "$(mr /tmp/tr.r.wide)"
-	row "    (spread of that ratio: min, max)" "$(sort -n /tmp/tr.r.wide | head -n 1 | xargs printf %.3f)" "$(sort -n /tmp/tr.r.wide | tail -n 1 | xargs printf %.3f)"
+	if [ -s /tmp/tr.r.wide ]; then
+		row "    (spread of that ratio: min, max)" "$(sort -n /tmp/tr.r.wide | head -n 1 | xargs printf %.3f)" "$(sort -n /tmp/tr.r.wide | tail -n 1 | xargs printf %.3f)"
+	fi
 else
 	row "BPF per call: no bench (BENCH_BPF) or no candidate functions" "" ""
 fi
