@@ -305,13 +305,14 @@ echo
 # wide link also traces functions that the bench itself calls, so its
 # row is an upper bound of what the link's width costs.
 bb=${BENCH_BPF:-}
-# A trigger that does not finish in BENCH_TRIG_TIMEOUT seconds (guest
-# time) is killed, and the run stops with its name.
-trig() {	# NAME: the rate in M calls/s
+# A trigger that fails, or does not finish in BENCH_TRIG_TIMEOUT seconds
+# (guest time, then it is killed), is dropped with a message: its rows
+# print "-" and the others go on.
+trig() {	# NAME: the rate in M calls/s, nothing if it failed
 	timeout -s KILL "${BENCH_TRIG_TIMEOUT:-300}" \
 		"$bb" -w 1 -d "${BENCH_BPF_SECS:-3}" -a "trig-$1" 2> "/tmp/tr.err" |
 		sed -n 's/^Summary: hits *\([0-9.]*\) .*/\1/p' | grep . ||
-		{ cat /tmp/tr.err >&2; echo "bench trig-$1 failed or timed out" >&2; exit 1; }
+		{ cat /tmp/tr.err >&2; echo "bench: trig-$1 failed or timed out" >&2; return 1; }
 }
 if [ "$only" = tools ]; then
 	:
@@ -337,7 +338,7 @@ elif [ -x "$bb" ] && [ -s /tmp/bf.all ]; then
 		echo 'f:fta_bench/numa bpf_get_numa_node_id' >> $tr/dynamic_events
 		echo 0 > $knob
 		echo 1 > $tr/events/fta_bench/numa/enable
-		trig fentry
+		trig fentry || true
 		echo 0 > $tr/events/fta_bench/numa/enable
 		echo '-:fta_bench/numa' >> $tr/dynamic_events
 		echo "$kb" > $tr/buffer_size_kb
@@ -352,21 +353,28 @@ elif [ -x "$bb" ] && [ -s /tmp/bf.all ]; then
 	for t in $trigs; do : > "/tmp/tr.$t"; done
 	: > /tmp/tr.r.entry; : > /tmp/tr.r.exit; : > /tmp/tr.r.wide
 	: > /tmp/tr.r.kp; : > /tmp/tr.r.krp; : > /tmp/tr.r.fev
+	dropped=
 	for rep in $(seq "$areps"); do
 		for t in $trigs; do
+			case " $dropped " in *" $t "*) continue ;; esac
 			echo "bench: trig $t ($rep of $areps)" > /dev/console 2> /dev/null || true
 			case $t in
-			wide10k) BENCH_MULTI_FUNCS=$wide trig fentry-multi-wide ;;
+			wide10k) BENCH_MULTI_FUNCS=$wide trig fentry-multi-wide || true ;;
 			fev) fev 0 ;;
 			fev@full) fev 1 ;;
 			*@full)
 				# the knob is read when the link's fprobe registers
 				echo 1 > $knob
-				r=$(trig "${t%@full}") || { echo 0 > $knob; exit 1; }
-				echo 0 > $knob
-				echo "$r" ;;
-			*) trig "$t" ;;
+				trig "${t%@full}" || true
+				echo 0 > $knob ;;
+			*) trig "$t" || true ;;
 			esac > "/tmp/tr.$t.t"
+			if [ ! -s "/tmp/tr.$t.t" ]; then
+				echo "bench: trig $t dropped (rep $rep)" | tee /dev/console >&2 || true
+				dropped="$dropped $t"
+				: > "/tmp/tr.$t"
+				continue
+			fi
 			cat "/tmp/tr.$t.t" >> "/tmp/tr.$t"
 		done
 		! ran fentry fentry-multi ||
