@@ -319,7 +319,7 @@ if [ "$only" = tools ]; then
 elif [ -x "$bb" ] && [ -s /tmp/bf.all ]; then
 	wide=/tmp/bf.10000
 	[ -s $wide ] || wide=/tmp/bf.1000
-	nwide=$(wc -l < $wide)
+	nwide=$(cat $wide 2> /dev/null | wc -l)
 	rt() { cat "/tmp/tr.$1.t"; }
 	# fprobe (kprobe_multi, f: events) on the partial save and, with
 	# fprobe.full_regs=1 when it registers, on the full save as in 6.12.
