@@ -282,6 +282,30 @@ static void fargs_print_ret_mem(struct fargs_print_ctx *c,
 			 name && *name ? " " : "", name ?: "", ptr);
 }
 
+/*
+ * "name=value, ..." for the arguments of @model in @words; slots that a
+ * record with @flags did not read print as <bad>.
+ */
+static void fargs_print_named(struct fargs_print_ctx *c,
+			      const struct ftrace_func_model *model,
+			      const unsigned long *words, u16 flags)
+{
+	unsigned int i;
+
+	for (i = 0; i < model->nr_args; i++) {
+		const struct ftrace_arg_desc *arg = &model->args[i];
+
+		if (i)
+			trace_seq_puts(c->s, ", ");
+		if (*arg->name)
+			trace_seq_printf(c->s, "%s=", arg->name);
+		if (fargs_arg_cut(flags, arg))
+			trace_seq_puts(c->s, "<bad>");
+		else
+			fargs_print_arg(c, arg, &words[arg->word]);
+	}
+}
+
 static const char * const fargs_reg_names[FTRACE_ARGS_NR_REGS] = {
 	"di", "si", "dx", "cx", "r8", "r9",
 };
@@ -315,18 +339,7 @@ static enum print_line_t fargs_trace(struct trace_iterator *iter, int flags,
 		c.end = end;
 		if (field->flags & FARGS_FL_STRINGS)
 			c.str = (const char *)&field->args[nr];
-		for (i = 0; i < model->nr_args; i++) {
-			const struct ftrace_arg_desc *arg = &model->args[i];
-
-			if (i)
-				trace_seq_puts(s, ", ");
-			if (*arg->name)
-				trace_seq_printf(s, "%s=", arg->name);
-			if (fargs_arg_cut(field->flags, arg))
-				trace_seq_puts(s, "<bad>");
-			else
-				fargs_print_arg(&c, arg, &field->args[arg->word]);
-		}
+		fargs_print_named(&c, model, field->args, field->flags);
 	} else {
 		/* Raw registers, or words whose model is gone */
 		for (i = 0; i < nr; i++) {
@@ -437,15 +450,7 @@ void fgraph_args_print(struct trace_seq *s, struct fgraph_saved_ent *sv,
 	if (model && !model->flags && model->nr_words == nr) {
 		c.btf = model->btf;
 		c.hex = fargs_flags.val & FARGS_OPT_HEX;
-		for (i = 0; i < model->nr_args; i++) {
-			const struct ftrace_arg_desc *arg = &model->args[i];
-
-			if (i)
-				trace_seq_puts(s, ", ");
-			if (*arg->name)
-				trace_seq_printf(s, "%s=", arg->name);
-			fargs_print_arg(&c, arg, &words[arg->word]);
-		}
+		fargs_print_named(&c, model, words, 0);
 	} else {
 		for (i = 0; i < nr; i++)
 			trace_seq_printf(s, "%sw%u=0x%lx", i ? ", " : "", i,
