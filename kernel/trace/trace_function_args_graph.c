@@ -87,9 +87,8 @@ void fgraph_args_stop(struct trace_array *tr)
  *
  * Called by trace_graph_entry() with interrupts disabled.  A call whose
  * registers were not published for its ip (the graph entry came another
- * way), whose
- * function has no usable model, or whose stack arguments lie past the end
- * of the stack gets the plain record.
+ * way), whose function has no usable model, or whose stack arguments lie
+ * past the end of the stack gets the plain record.
  *
  * Return: 1 when the record was written, 0 when the buffer had no room.
  */
