@@ -41,7 +41,7 @@ DMODROOT	:= $(FTA_CACHE)/modroot-debug
 STAMP		:= $(FTA_CACHE)/stamps
 
 .PHONY: all build deps deps-full base tree config kernel modules bench-kernel debug-kernel \
-	tools run shell test test-full test-debug test-fresh bench clean-tree help checkpatch \
+	tools run shell test test-full test-debug test-fresh bench bench-profile clean-tree help checkpatch \
 	edit-tree
 
 # One build at a time per FTA_CACHE: `make test` and `make bench` started
@@ -60,6 +60,7 @@ help:
 	@echo "make test-full  the whole ftracetest suite + the BPF tracing selftests"
 	@echo "make test-debug our tests on a KASAN/kmemleak/IBT kernel, then a leak scan"
 	@echo "make bench      print the benchmark table (one guest run)"
+	@echo "make bench-profile  one probed call's instructions by function (gdb; PROFILE_TRIGS)"
 	@echo "make deps       install the Debian packages and the base (root; once)"
 	@echo "make deps-full  also those of make test-full (root; once)"
 	@echo "make test-fresh the README's set-up in a new minimal Debian 12 root (root)"
@@ -216,6 +217,13 @@ bench: deps-full all
 	@flock $(FTA_CACHE)/build.lock $(MAKE) --no-print-directory bench-kernel
 	@$(REPO)/tools/testing/ftrace-args/bpf/build-bpf-selftests $(SRC) $(FTA_CACHE)
 	@$(REPO)/tools/testing/ftrace-args/bench/run-bench $(BENCH_KERNEL)
+
+# Where one probed call's instructions go, function by function (gdb
+# single-steps it in the bench guest); PROFILE_TRIGS names the triggers
+bench-profile: deps-full all
+	@flock $(FTA_CACHE)/build.lock $(MAKE) --no-print-directory bench-kernel
+	@$(REPO)/tools/testing/ftrace-args/bpf/build-bpf-selftests $(SRC) $(FTA_CACHE)
+	@$(REPO)/tools/testing/ftrace-args/bench/call-profile $(PROFILE_TRIGS)
 
 # The README's set-up on a fresh Debian 12 root (mmdebstrap), up to `make
 # run`, with an empty FTA_CACHE: run it before a change to build/, the
