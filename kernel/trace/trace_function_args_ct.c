@@ -87,6 +87,8 @@ static nokprobe_inline struct trace_array *fargs_ct_map_tr(unsigned long ip)
 	struct ftrace_hash *map = rcu_dereference_raw_check(fargs_ct_map);
 	struct ftrace_func_entry *entry;
 
+	/* The read side that fargs_ct_map_swap() waits for */
+	lockdep_assert_preemption_disabled();
 	entry = map ? ftrace_lookup_ip(map, ip) : NULL;
 	/* fargs_ct_map_forget() may clear it */
 	return entry ? (struct trace_array *)READ_ONCE(entry->direct) : NULL;
@@ -471,6 +473,7 @@ enum {
 	FARGS_CT_ERR_LONG,
 	FARGS_CT_ERR_COMMAND,
 	FARGS_CT_ERR_GLOBS,
+	FARGS_CT_ERR_NUL,
 };
 
 static const char * const fargs_ct_errs[] = {
@@ -483,6 +486,7 @@ static const char * const fargs_ct_errs[] = {
 	[FARGS_CT_ERR_GLOBS]	= "More than "
 				  __stringify(FARGS_CT_GLOBS_MAX)
 				  " globs or :mod: tokens in one write",
+	[FARGS_CT_ERR_NUL]	= "A name follows a NUL byte in the write",
 };
 
 /* An error_log line for @tr's set_ftrace_direct_multi: @type at @cmd[@pos] */
@@ -1066,15 +1070,20 @@ static void fargs_ct_parser_reset(struct trace_parser *parser)
  * @req, as set_ftrace_filter reads them with trace_get_user(): white
  * space or a NUL ends a token.  A token may start in an earlier write; one
  * that this write leaves unfinished stays in the file's parser, for the
- * next write or for the release.
+ * next write or for the release.  A name after a NUL fails the whole
+ * write: set_ftrace_filter would drop it, or apply it only at the close,
+ * after the write had succeeded.  NULs at the end (a C string's) are
+ * taken.
  */
 static int fargs_ct_read_tokens(struct fargs_ct_file *f,
 				const char __user *ubuf, size_t cnt,
 				loff_t *ppos, struct fargs_ct_req *req)
 {
 	struct trace_parser *parser = &f->parser;
+	bool nul = false;
 	size_t done = 0;
 	int read;
+	char ch;
 
 	/* Room for every byte of the write and for a token it continues */
 	req->text = kvmalloc(cnt + parser->size + 1, GFP_KERNEL);
@@ -1088,10 +1097,18 @@ static int fargs_ct_read_tokens(struct fargs_ct_file *f,
 			return read;
 		}
 		done += read;
+		if (nul && trace_parser_loaded(parser)) {
+			fargs_ct_log(f->tr, FARGS_CT_ERR_NUL, "", 0);
+			return -EINVAL;
+		}
 		if (trace_parser_loaded(parser) && !trace_parser_cont(parser)) {
 			fargs_ct_req_add(req, parser->buffer, parser->idx);
 			trace_parser_clear(parser);
 		}
+		/* trace_get_user() took the byte that ended its token */
+		if (get_user(ch, ubuf + done - 1))
+			return -EFAULT;
+		nul |= !ch;
 	}
 	return 0;
 }
