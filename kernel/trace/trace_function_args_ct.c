@@ -569,6 +569,12 @@ void fargs_ct_stop(struct trace_array *tr)
  */
 struct fargs_ct_file {
 	struct trace_array	*tr;
+	/*
+	 * Serialises the writes of this open file: pwrite() and io_uring do
+	 * not take f_pos_lock, and two of them at once would share the
+	 * parser (ftrace.c's parser_lock, for set_ftrace_filter).
+	 */
+	struct mutex		lock;
 	/* a token that the last write left unfinished */
 	struct trace_parser	parser;
 	/* opened with '>' and no write succeeded yet: start from nothing */
@@ -1021,6 +1027,7 @@ static int fargs_ct_open(struct inode *inode, struct file *file)
 		goto put;
 	}
 	f->tr = tr;
+	mutex_init(&f->lock);
 	/* '>' starts from nothing, '>>' from the selection of each write. */
 	f->trunc = file->f_flags & O_TRUNC && !(file->f_flags & O_APPEND);
 	file->private_data = f;
@@ -1124,6 +1131,8 @@ static ssize_t fargs_ct_write(struct file *file, const char __user *ubuf,
 		return 0;
 	/* A longer write is taken a part at a time, each all or nothing. */
 	cnt = min_t(size_t, cnt, FARGS_CT_WRITE_MAX);
+
+	guard(mutex)(&f->lock);
 
 	err = fargs_ct_read_tokens(f, ubuf, cnt, ppos, &req);
 	/* A write that completes no token changes nothing yet. */

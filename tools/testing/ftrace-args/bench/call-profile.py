@@ -26,6 +26,8 @@ limit = 100000
 
 gdb.execute("set pagination off")
 gdb.execute("set confirm off")
+# vm-run starts QEMU after its own checks: give it time
+gdb.execute("set tcp connect-timeout 120")
 gdb.execute("target remote " + os.environ["FTA_PROF_GDB"])
 bp = gdb.Breakpoint("*" + str(int(gdb.parse_and_eval("&" + func))), type=gdb.BP_HARDWARE_BREAKPOINT)
 

@@ -60,7 +60,10 @@ rip_re = re.compile(r"RIP=([0-9a-f]{16})")
 try:
     until_prompt()
     while not os.path.exists(out + ".start"):
-        time.sleep(0.05)
+        # the monitor answers as long as QEMU runs
+        s.sendall(b"info status\n")
+        until_prompt()
+        time.sleep(0.2)
     while not os.path.exists(out + ".stop"):
         s.sendall(b"info registers\n")
         m = rip_re.search(until_prompt())
