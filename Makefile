@@ -41,7 +41,7 @@ DMODROOT	:= $(FTA_CACHE)/modroot-debug
 STAMP		:= $(FTA_CACHE)/stamps
 
 .PHONY: all build deps deps-full base tree config kernel modules bench-kernel debug-kernel \
-	tools run shell test test-full test-debug test-fresh bench bench-profile clean-tree help checkpatch \
+	tools run shell test test-full test-debug test-fresh bench bench-profile export clean-tree help checkpatch \
 	edit-tree
 
 # One build at a time per FTA_CACHE: `make test` and `make bench` started
@@ -66,6 +66,7 @@ help:
 	@echo "make test-fresh the README's set-up in a new minimal Debian 12 root (root)"
 	@echo "make edit-tree  a quilt tree for editing patches/ (see README.md)"
 	@echo "make checkpatch checkpatch.pl --strict on patches and new files"
+	@echo "make export     the series and config fragment for your own tree (EXPORT_DIR)"
 	@echo "Build output lives in FTA_CACHE=$(FTA_CACHE)"
 
 # --- packages and base ------------------------------------------------------
@@ -217,6 +218,11 @@ bench: deps-full all
 	@flock $(FTA_CACHE)/build.lock $(MAKE) --no-print-directory bench-kernel
 	@$(REPO)/tools/testing/ftrace-args/bpf/build-bpf-selftests $(SRC) $(FTA_CACHE)
 	@$(REPO)/tools/testing/ftrace-args/bench/run-bench $(BENCH_KERNEL)
+
+# The series for your own tree: build/export.sh; EXPORT_DIR says where
+EXPORT_DIR	?= $(FTA_CACHE)/export
+export: tree
+	@$(REPO)/build/export.sh $(REPO) $(BASE) $(SRC) $(EXPORT_DIR)
 
 # Where one probed call's instructions go, function by function (gdb
 # single-steps it in the bench guest); PROFILE_TRIGS names the triggers

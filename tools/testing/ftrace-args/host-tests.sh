@@ -178,6 +178,28 @@ t_kconfig_arch() {
 	fi
 }
 
+# make export: the series applies in order to the base (git apply and
+# git am) and gives the tested tree; a cover letter and the config
+# fragment come with it, and every patch has a subject and a sign-off
+t_export() {
+	local base out=$tmp/export n
+	base=$(ls -d "$cache"/base-*/ 2> /dev/null | head -n 1)
+	[ -n "$base" ] || { echo "no base tree in $cache"; return 1; }
+	"$repo/build/export.sh" "$repo" "${base%/}" "$src" "$out" > "$tmp/export.log" 2>&1 ||
+		{ cat "$tmp/export.log"; return 1; }
+	grep -q 'git apply and git am take them in order on the base' "$tmp/export.log" || return 1
+	[ -s "$out/0000-cover-letter.patch" ] && [ -s "$out/ftrace-args.config" ] || return 1
+	n=$(find "$out" -name '[0-9][0-9][0-9][0-9]-*.patch' | wc -l)
+	# the series' patches, the four extra ones (map.txt), the cover letter
+	[ "$n" -eq $(($(sed -e '/^[[:space:]]*#/d' -e '/^[[:space:]]*$/d' "$repo/patches/series" | wc -l) + 5)) ] ||
+		{ echo "$n files"; return 1; }
+	for f in "$out"/0*.patch; do
+		[ "${f##*/}" = 0000-cover-letter.patch ] && continue
+		grep -q '^Subject: \[PATCH [0-9]*/[0-9]*\] ' "$f" &&
+			grep -q '^Signed-off-by: ' "$f" || { echo "$f: no subject or sign-off"; return 1; }
+	done
+}
+
 # The bench's statistics (bench/stats.sh), on numbers with known answers.
 # nums FILE N...: FILE holds N..., one a line.
 nums() { local f=$tmp/$1; shift; printf '%s\n' "$@" > "$f"; }
@@ -237,4 +259,5 @@ run_test "host: check-space: refuses with a clear message" t_space
 run_test "host: bench statistics: ratios only for rows clear of their noise" t_bench_stats
 if [ -n "$src" ]; then
 	run_test "host: Kconfig: arm64 leaves out function_args and the batch interface" t_kconfig_arch
+	run_test "host: make export: the series applies in order and gives the tested tree" t_export
 fi
