@@ -67,7 +67,15 @@ help:
 	@echo "make edit-tree  a quilt tree for editing patches/ (see README.md)"
 	@echo "make checkpatch checkpatch.pl --strict on patches and new files"
 	@echo "make export     the series and config fragment for your own tree (EXPORT_DIR)"
-	@echo "Build output lives in FTA_CACHE=$(FTA_CACHE)"
+	@echo "make clean-tree remove the assembled tree (the next make assembles it again)"
+	@echo ""
+	@echo "Variables (make VAR=value ...):"
+	@echo "  FTA_CACHE     build output, caches, results (now $(FTA_CACHE))"
+	@echo "  BASE_VERSION  the Debian linux-source-6.12 version (now $(BASE_VERSION))"
+	@echo "  JOBS          parallel kernel build jobs (now $(JOBS))"
+	@echo "  TEST_SHARDS   test guests side by side (default: the number of CPUs)"
+	@echo "  EXPORT_DIR    where make export writes (now $(EXPORT_DIR))"
+	@echo "  BENCH_KERNEL  bench, test or both: the kernel(s) make bench runs on"
 
 # --- packages and base ------------------------------------------------------
 
