@@ -118,37 +118,7 @@ for e in "${order[@]}"; do
 done
 
 # --- the config fragment --------------------------------------------------
-cat > "$out/ftrace-args.config" <<'EOF'
-# ftrace-args: merge on top of your config (scripts/kconfig/merge_config.sh),
-# then make olddefconfig.  x86-64 only (the HAVE_* symbols).
-CONFIG_FUNCTION_TRACER=y
-CONFIG_FUNCTION_GRAPH_TRACER=y
-CONFIG_DYNAMIC_FTRACE=y
-CONFIG_DYNAMIC_FTRACE_WITH_ARGS=y
-CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS=y
-CONFIG_DEBUG_INFO=y
-CONFIG_DEBUG_INFO_DWARF_TOOLCHAIN_DEFAULT=y
-CONFIG_DEBUG_INFO_BTF=y
-CONFIG_DEBUG_INFO_BTF_MODULES=y
-CONFIG_BPF_SYSCALL=y
-CONFIG_BPF_JIT=y
-CONFIG_FPROBE=y
-CONFIG_FPROBE_EVENTS=y
-CONFIG_KPROBES=y
-CONFIG_KPROBE_EVENTS=y
-# the argument-aware core, the function_args tracer and its call-through
-# records, the batch direct interface
-CONFIG_FTRACE_ARGS=y
-CONFIG_FUNCTION_ARGS_TRACER=y
-CONFIG_FUNCTION_ARGS_CALLTHROUGH=y
-CONFIG_FTRACE_DIRECT_BATCH=y
-# BPF fentry/fexit/fsession multi links, fprobe on the partial save
-CONFIG_BPF_TRACING_MULTI=y
-CONFIG_FPROBE_ARGS=y
-# the sample user of the batch interface (a module)
-CONFIG_SAMPLES=y
-CONFIG_SAMPLE_FTRACE_DIRECT_BATCH=m
-EOF
+cp "$repo/build/ftrace-args.config" "$out/ftrace-args.config"
 for o in $(sed -n 's/^CONFIG_\([A-Z0-9_]*\)=.*/\1/p' "$out/ftrace-args.config"); do
 	grep -rqs "^[[:space:]]*\(menu\)\?config $o\$" "$src/kernel" "$src/lib" "$src/arch/Kconfig" "$src/arch/x86" \
 		"$src/init" "$src/samples" "$src/mm" ||
