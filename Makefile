@@ -38,11 +38,14 @@ BKERNEL		:= $(BOBJ)/arch/x86/boot/bzImage
 # The debug kernel: the same tree, KASAN, kmemleak and the x86 mitigations.
 DOBJ		:= $(FTA_CACHE)/obj-debug
 DMODROOT	:= $(FTA_CACHE)/modroot-debug
+# The Debian kernel (make deb): Debian's own config, packaged by bindeb-pkg.
+DEBDIR		?= $(FTA_CACHE)/deb
+DEB_MODULES	?= test
 STAMP		:= $(FTA_CACHE)/stamps
 
 .PHONY: all build deps deps-full base tree config kernel modules bench-kernel debug-kernel \
 	tools run shell test test-full test-debug test-fresh bench bench-profile export clean-tree help checkpatch \
-	edit-tree
+	edit-tree deps-deb deb test-deb
 
 # One build at a time per FTA_CACHE: `make test` and `make bench` started
 # side by side share the tree, the build output and the installed modules.
@@ -64,6 +67,9 @@ help:
 	@echo "make deps       install the Debian packages and the base (root; once)"
 	@echo "make deps-full  also those of make test-full (root; once)"
 	@echo "make test-fresh the README's set-up in a new minimal Debian 12 root (root)"
+	@echo "make deb       Debian packages of the kernel, from Debian's 6.12 config (DEBDIR)"
+	@echo "make test-deb   our tests on that kernel, booted from its package"
+	@echo "make deps-deb   also what make deb needs (root; once)"
 	@echo "make edit-tree  a quilt tree for editing patches/ (see README.md)"
 	@echo "make checkpatch checkpatch.pl --strict on patches and new files"
 	@echo "make export     the series and config fragment for your own tree (EXPORT_DIR)"
@@ -76,6 +82,8 @@ help:
 	@echo "  TEST_SHARDS   test guests side by side (default: the number of CPUs)"
 	@echo "  EXPORT_DIR    where make export writes (now $(EXPORT_DIR))"
 	@echo "  BENCH_KERNEL  bench, test or both: the kernel(s) make bench runs on"
+	@echo "  DEBDIR        where make deb builds and writes its packages (now $(DEBDIR))"
+	@echo "  DEB_MODULES   test (none of Debian's modules; default) or debian (all of them)"
 
 # --- packages and base ------------------------------------------------------
 
@@ -95,6 +103,9 @@ deps:
 deps-full: deps
 	@build/install-packages.sh build/packages-full.txt
 	@$(PHASE) install-full
+
+deps-deb: deps
+	@build/install-packages.sh build/packages-deb.txt
 
 base: deps
 	@build/check-space.sh '$(FTA_CACHE)' $(if $(wildcard $(KERNEL)),2,12) "the build"
@@ -217,6 +228,17 @@ test-full: deps-full all
 test-debug: all
 	@flock $(FTA_CACHE)/build.lock $(MAKE) --no-print-directory debug-kernel
 	@$(REPO)/tools/testing/ftrace-args/run-tests --src $(SRC) --debug
+
+# Debian packages of the patched kernel from Debian's own config
+# (build/deb.sh), then our tests on the kernel of the image package.
+deb: deps-deb tree
+	@build/check-space.sh '$(FTA_CACHE)' $(if $(wildcard $(DEBDIR)/obj/vmlinux),3,15) "the Debian kernel"
+	@flock $(FTA_CACHE)/build.lock build/deb.sh build '$(REPO)' '$(SRC)' '$(DEBDIR)' '$(DEB_MODULES)'
+	@$(PHASE) deb
+
+test-deb: deb
+	@flock $(FTA_CACHE)/build.lock $(MAKE) --no-print-directory tools
+	@DEBDIR='$(DEBDIR)' $(REPO)/tools/testing/ftrace-args/run-tests --src $(SRC) --deb
 
 # BENCH_KERNEL=test runs the bench on the test kernel (lockdep and all),
 # BENCH_KERNEL=both on the bench kernel and then on the test kernel.

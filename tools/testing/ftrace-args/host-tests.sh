@@ -200,6 +200,31 @@ t_export() {
 	done
 }
 
+# make deb's config step (build/deb.sh config) on Debian's own config:
+# the fragments hold, Debian's key options stay as Debian has them, and
+# with DEB_MODULES=test only the modules the fragments ask for are left.
+t_deb_config() {
+	local d=$tmp/deb o
+	[ -r /usr/src/linux-config-6.12/config.amd64_none_amd64.xz ] ||
+		{ echo "Debian's config is not installed (package linux-config-6.12: make deps-deb)"; return 2; }
+	"$repo/build/deb.sh" config "$repo" "$src" "$d" test > "$tmp/deb.log" 2>&1 ||
+		{ cat "$tmp/deb.log"; return 1; }
+	for o in CONFIG_PREEMPT_DYNAMIC=y CONFIG_X86_KERNEL_IBT=y CONFIG_MITIGATION_CALL_DEPTH_TRACKING=y \
+		 CONFIG_FUNCTION_ARGS_TRACER=y CONFIG_BPF_TRACING_MULTI=y CONFIG_9P_FS=y \
+		 CONFIG_SAMPLE_FTRACE_DIRECT_BATCH=m; do
+		grep -qx "$o" "$d/obj/.config" || { echo "no $o"; return 1; }
+	done
+	[ "$(grep -c '=m$' "$d/obj/.config")" -lt 20 ] || { echo "Debian's modules are left in"; return 1; }
+	# a fragment that changes a key option of Debian's is refused
+	printf '# CONFIG_X86_KERNEL_IBT is not set\n' > "$tmp/bad.config"
+	if DEB_EXTRA_CONFIG=$tmp/bad.config "$repo/build/deb.sh" config "$repo" "$src" "$d" test \
+		> "$tmp/deb.log" 2>&1; then
+		echo "IBT off was taken"; return 1
+	fi
+	grep -q "X86_KERNEL_IBT: Debian 'CONFIG_X86_KERNEL_IBT=y', here 'unset'" "$tmp/deb.log" &&
+		grep -q "Debian's key options changed" "$tmp/deb.log" || { cat "$tmp/deb.log"; return 1; }
+}
+
 # The bench's statistics (bench/stats.sh), on numbers with known answers.
 # nums FILE N...: FILE holds N..., one a line.
 nums() { local f=$tmp/$1; shift; printf '%s\n' "$@" > "$f"; }
@@ -260,4 +285,5 @@ run_test "host: bench statistics: ratios only for rows clear of their noise" t_b
 if [ -n "$src" ]; then
 	run_test "host: Kconfig: arm64 leaves out function_args and the batch interface" t_kconfig_arch
 	run_test "host: make export: the series applies in order and gives the tested tree" t_export
+	run_test "host: make deb: Debian's config, the fragments, Debian's key options kept" t_deb_config
 fi

@@ -1,0 +1,127 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# deb.sh config|build REPO SRC DEBDIR [MODULES]
+#
+# The patched kernel as Debian packages, from Debian's own 6.12 amd64
+# config (package linux-config-6.12) with build/ftrace-args.config and
+# build/kernel-deb.config merged on top (`make deb`).  Its output lives in
+# DEBDIR: the build in DEBDIR/obj, the packages (bindeb-pkg) in DEBDIR, and
+# the image package unpacked in DEBDIR/root for the QEMU test (`make
+# test-deb`), which boots DEBDIR/root/boot/vmlinuz-* with the packaged
+# modules.
+#
+# MODULES says which of Debian's modules are built:
+#   test    (default) none of Debian's 4000-odd modules, only those the
+#           fragments ask for.  Everything Debian builds in (=y) stays as
+#           Debian has it; the check below fails if a Debian =y option is
+#           lost that this project did not ask to change.
+#   debian  all of Debian's modules too (hours on 2 cores).
+# DEB_EXTRA_CONFIG names a fragment of your own, merged last; it may not
+# change the key options below.
+set -euo pipefail
+
+cmd=$1 repo=$2 src=$3 dir=$4 modules=${5:-test}
+obj=$dir/obj
+debcfg=/usr/src/linux-config-6.12/config.amd64_none_amd64.xz
+frags=("$repo/build/ftrace-args.config" "$repo/build/kernel-deb.config")
+# DEB_EXTRA_CONFIG: a fragment of your own, merged last
+[ -n "${DEB_EXTRA_CONFIG:-}" ] && frags+=("$DEB_EXTRA_CONFIG")
+
+say() { echo "deb: $*"; }
+die() { echo "deb: ERROR: $*" >&2; exit 1; }
+
+case $modules in
+test | debian) ;;
+*) die "DEB_MODULES=$modules: not 'test' or 'debian'" ;;
+esac
+
+# Debian's options that must come out as Debian has them: the ones that
+# change how every function is entered, returns and is traced.
+key_options='PREEMPT_BUILD PREEMPT_VOLUNTARY PREEMPT_DYNAMIC PREEMPT_RCU
+X86_KERNEL_IBT CPU_MITIGATIONS MITIGATION_RETPOLINE MITIGATION_RETHUNK
+MITIGATION_UNRET_ENTRY MITIGATION_CALL_DEPTH_TRACKING MITIGATION_SRSO
+MITIGATION_SLS MITIGATION_PAGE_TABLE_ISOLATION MITIGATION_ITS
+SECURITY_LOCKDOWN_LSM LSM BPF_LSM BPF_JIT_ALWAYS_ON BPF_UNPRIV_DEFAULT_OFF
+RANDOMIZE_BASE RANDOMIZE_MEMORY STACKPROTECTOR_STRONG INIT_STACK_ALL_ZERO
+FUNCTION_TRACER FUNCTION_GRAPH_TRACER DYNAMIC_FTRACE_WITH_DIRECT_CALLS
+FPROBE KPROBES DEBUG_INFO_BTF MODULE_SIG HZ_250'
+
+config() {
+	[ -r "$debcfg" ] || die "$debcfg is missing: run 'sudo make deps-deb' (package linux-config-6.12)"
+	mkdir -p "$obj"
+	xzcat "$debcfg" > "$obj/config.debian"
+	if [ "$modules" = test ]; then
+		sed 's/^\(CONFIG_[A-Za-z0-9_]*\)=m$/# \1 is not set/' "$obj/config.debian" > "$obj/.config"
+	else
+		cp "$obj/config.debian" "$obj/.config"
+	fi
+	(cd "$src" && scripts/kconfig/merge_config.sh -m -O "$obj" "$obj/.config" "${frags[@]}") \
+		> "$obj/merge_config.log"
+	make -s -C "$src" O="$obj" olddefconfig > /dev/null
+	"$repo/build/check-config.sh" "${frags[@]}" "$obj/.config"
+	# What of Debian's built-in set changed: the options that the
+	# fragments name are meant to; any other is listed, and a key one
+	# fails the build.
+	local named lost o bad=0
+	named=$(sed -n -e 's/^CONFIG_\([A-Za-z0-9_]*\)=.*/\1/p' \
+		-e 's/^# CONFIG_\([A-Za-z0-9_]*\) is not set$/\1/p' "${frags[@]}" | sort -u)
+	lost=$(sed -n 's/^CONFIG_\([A-Za-z0-9_]*\)=[^m].*/\1/p' "$obj/config.debian" | sort -u |
+		while read -r o; do
+			grep -qxF "$o" <<< "$named" && continue
+			grep -q "^CONFIG_$o=" "$obj/.config" && continue
+			echo "$o"
+		done)
+	for o in $key_options; do
+		if [ "$(grep "^CONFIG_$o=" "$obj/config.debian" || true)" != "$(grep "^CONFIG_$o=" "$obj/.config" || true)" ]; then
+			echo "deb: $o: Debian '$(grep "^CONFIG_$o=" "$obj/config.debian" || echo unset)'," \
+				"here '$(grep "^CONFIG_$o=" "$obj/.config" || echo unset)'" >&2
+			bad=1
+		fi
+	done
+	[ $bad = 0 ] || die "Debian's key options changed (above)"
+	echo "$modules" > "$obj/deb-modules"
+	say "config: Debian's $(xzcat "$debcfg" | grep -c '=y$') built-in options," \
+		"$(grep -c '=y$' "$obj/.config") here, modules: $modules ($(grep -c '=m$' "$obj/.config") =m)"
+	if [ -n "$lost" ]; then
+		say "Debian's non-module options that depend on a module left out ($(echo "$lost" | wc -l)):" \
+			"$(echo "$lost" | head -n 12 | paste -sd' ')$([ "$(echo "$lost" | wc -l)" -gt 12 ] && echo ' ...')"
+		echo "$lost" > "$obj/deb-lost-options"
+	fi
+}
+
+build() {
+	local rel f t0=$SECONDS fresh=1
+	# A new config when there is none, when MODULES changed, or when
+	# Debian's config or a fragment is newer than it
+	[ -f "$obj/.config" ] && [ "$(cat "$obj/deb-modules" 2> /dev/null)" = "$modules" ] || fresh=0
+	for f in "$debcfg" "${frags[@]}"; do
+		[ "$f" -nt "$obj/.config" ] && fresh=0
+	done
+	[ $fresh = 1 ] || config
+	rel=$(make -s -C "$src" O="$obj" kernelrelease)
+	say "building $rel in $obj (Debian's config, modules: $modules)"
+	# Built first with ccache, as the other kernels; bindeb-pkg then finds
+	# it built (CC on the command line reaches its sub-makes).
+	make -C "$src" O="$obj" CC="ccache gcc" -j"${JOBS:-$(nproc)}" bzImage modules
+	say "kernel built in $((SECONDS - t0)) s; packaging"
+	rm -f "$dir"/*.deb "$dir"/*.buildinfo "$dir"/*.changes
+	# No -dbg package (the whole vmlinux with DWARF): the image package
+	# holds the kernel, its modules and the BTF.
+	make -C "$src" O="$obj" CC="ccache gcc" -j"${JOBS:-$(nproc)}" \
+		KDEB_PKGVERSION="$rel-1" \
+		DPKG_FLAGS="--build-profiles=pkg.linux-upstream.nokerneldbg" bindeb-pkg
+	rm -rf "$dir/root"
+	dpkg-deb -x "$dir/linux-image-${rel}_${rel}-1_amd64.deb" "$dir/root"
+	[ -f "$dir/root/boot/vmlinuz-$rel" ] || die "no /boot/vmlinuz-$rel in the image package"
+	[ -f "$dir/root/lib/modules/$rel/modules.dep" ] || die "no modules.dep in the image package"
+	say "packages ($((SECONDS - t0)) s in all):"
+	ls -l "$dir"/*.deb | sed 's/^/deb:   /'
+	say "install on a Debian 12 machine: sudo apt install $dir/linux-image-${rel}_${rel}-1_amd64.deb"
+}
+
+case $cmd in
+config) config ;;
+build) build ;;
+*) die "usage: deb.sh config|build REPO SRC DEBDIR [test|debian]" ;;
+esac
