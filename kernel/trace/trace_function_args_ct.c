@@ -1105,14 +1105,19 @@ static int fargs_ct_read_tokens(struct fargs_ct_file *f,
 		}
 		done += read;
 		if (nul && trace_parser_loaded(parser)) {
-			fargs_ct_log(f->tr, FARGS_CT_ERR_NUL, "", 0);
+			/* The name, or as much of it as the write holds */
+			fargs_ct_log(f->tr, FARGS_CT_ERR_NUL, parser->buffer, 0);
 			return -EINVAL;
 		}
 		if (trace_parser_loaded(parser) && !trace_parser_cont(parser)) {
 			fargs_ct_req_add(req, parser->buffer, parser->idx);
 			trace_parser_clear(parser);
 		}
-		/* trace_get_user() took the byte that ended its token */
+		/*
+		 * The last byte that trace_get_user() took: the one that
+		 * ended its token, or the write's last when it ends inside
+		 * one.
+		 */
 		if (get_user(ch, ubuf + done - 1))
 			return -EFAULT;
 		nul |= !ch;
