@@ -86,10 +86,11 @@ if [ "${BENCH_ICOUNT:-0}" = off ]; then
 	echo "the host's time spent in QEMU's translated code, with the host's noise; not"
 	echo "real-hardware times.  Compare the ratios, measured side by side in this run."
 else
+	sh=${BENCH_ICOUNT:-0}
 	echo "Absolute numbers come from QEMU TCG (software emulation) with -icount"
-	echo "shift=0: one guest ns is one instruction executed, so they repeat from run"
-	echo "to run but are not real-hardware times.  Compare the ratios, measured side"
-	echo "by side in this run."
+	echo "shift=$sh: each instruction executed takes $((1 << sh)) guest ns, so they"
+	echo "repeat from run to run but are not real-hardware times.  Compare the"
+	echo "ratios, measured side by side in this run."
 fi
 echo "Medians of $reps repetitions."
 echo
