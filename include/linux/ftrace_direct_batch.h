@@ -45,6 +45,13 @@ struct ftrace_direct_pair {
 	unsigned long	addr;
 };
 
+/*
+ * ftrace_direct_batch_set_ipmodify(): @share true when an IPMODIFY ops
+ * is about to share @ip with @batch, false when it has stopped.
+ */
+typedef int (*ftrace_direct_batch_ipmodify_t)(struct ftrace_direct_batch *batch,
+					      unsigned long ip, bool share);
+
 #ifdef CONFIG_FTRACE_DIRECT_BATCH
 struct ftrace_direct_batch *__ftrace_direct_batch_alloc(const char *owner,
 							struct module *mod,
@@ -70,6 +77,11 @@ int ftrace_direct_batch_update(struct ftrace_direct_batch *batch,
 int ftrace_direct_batch_retarget(struct ftrace_direct_batch *batch,
 				 const struct ftrace_direct_pair *pairs,
 				 unsigned int cnt);
+int ftrace_direct_batch_retarget_nolock(struct ftrace_direct_batch *batch,
+					const struct ftrace_direct_pair *pairs,
+					unsigned int cnt);
+void ftrace_direct_batch_set_ipmodify(struct ftrace_direct_batch *batch,
+				      ftrace_direct_batch_ipmodify_t fn);
 int ftrace_direct_batch_apply(struct ftrace_direct_batch *batch,
 			      const struct ftrace_direct_pair *add,
 			      unsigned int nr_add,
@@ -121,6 +133,20 @@ ftrace_direct_batch_retarget(struct ftrace_direct_batch *batch,
 			     unsigned int cnt)
 {
 	return -EOPNOTSUPP;
+}
+
+static inline int
+ftrace_direct_batch_retarget_nolock(struct ftrace_direct_batch *batch,
+				    const struct ftrace_direct_pair *pairs,
+				    unsigned int cnt)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline void
+ftrace_direct_batch_set_ipmodify(struct ftrace_direct_batch *batch,
+				 ftrace_direct_batch_ipmodify_t fn)
+{
 }
 
 static inline int

@@ -66,9 +66,13 @@ int bpf_trampoline_build(struct bpf_trampoline *tr,
 void bpf_tramp_image_free(struct bpf_tramp_image *im);
 void bpf_tramp_image_put(struct bpf_tramp_image *im);
 
+/* An IPMODIFY ops shares @ip with the bpf batch (trampoline.c) */
+int bpf_trampoline_share_ipmodify(unsigned long ip, bool share);
+
 #ifdef CONFIG_BPF_TRACING_MULTI
 int bpf_tramp_batch_register(struct bpf_trampoline *tr, void *addr);
-int bpf_tramp_batch_modify(struct bpf_trampoline *tr, void *addr);
+int bpf_tramp_batch_modify(struct bpf_trampoline *tr, void *addr,
+			   bool lock_direct_mutex);
 void bpf_tramp_batch_unregister(struct bpf_trampoline *tr);
 #else
 static inline int bpf_tramp_batch_register(struct bpf_trampoline *tr,
@@ -78,7 +82,7 @@ static inline int bpf_tramp_batch_register(struct bpf_trampoline *tr,
 }
 
 static inline int bpf_tramp_batch_modify(struct bpf_trampoline *tr,
-					 void *addr)
+					 void *addr, bool lock_direct_mutex)
 {
 	return -EOPNOTSUPP;
 }

@@ -72,11 +72,14 @@ int bpf_tramp_batch_register(struct bpf_trampoline *tr, void *addr)
  * bpf_tramp_batch_modify - send a trampoline's function to a new image
  * @tr: a trampoline that bpf_tramp_batch_register() attached
  * @addr: the new image
+ * @lock_direct_mutex: false when ftrace holds direct_mutex already (the
+ *	IPMODIFY sharing of bpf_tramp_batch_ipmodify())
  *
  * Context: tr->mutex and bpf_tramp_batch_mutex held.
  * Return: 0 or an error; on error the old image stays.
  */
-int bpf_tramp_batch_modify(struct bpf_trampoline *tr, void *addr)
+int bpf_tramp_batch_modify(struct bpf_trampoline *tr, void *addr,
+			   bool lock_direct_mutex)
 {
 	struct ftrace_direct_pair pair = {
 		.ip	= (unsigned long)tr->func.addr,
@@ -84,7 +87,35 @@ int bpf_tramp_batch_modify(struct bpf_trampoline *tr, void *addr)
 	};
 
 	lockdep_assert_held(&bpf_tramp_batch_mutex);
+	if (!lock_direct_mutex)
+		return ftrace_direct_batch_retarget_nolock(bpf_tramp_batch,
+							   &pair, 1);
 	return ftrace_direct_batch_retarget(bpf_tramp_batch, &pair, 1);
+}
+
+/*
+ * An IPMODIFY ops (livepatch, a kprobe with a post handler) is about to
+ * share @ip with a trampoline of the batch (@share), or has stopped: as
+ * with a trampoline's own ftrace_ops in 6.12, the trampoline learns it
+ * and, when it calls the function, is rebuilt to call it through the
+ * return address that the IPMODIFY handler may have changed.
+ *
+ * ftrace holds direct_mutex, which comes after tr->mutex and
+ * bpf_tramp_batch_mutex: take them only if they are free, as
+ * bpf_tramp_ftrace_ops_func() does, else fail with -EAGAIN (a holder may
+ * be waiting for direct_mutex: sleeping here would not help it).  The trampolines of the batch stay
+ * in it, and alive, while bpf_tramp_batch_mutex is held.
+ */
+static int bpf_tramp_batch_ipmodify(struct ftrace_direct_batch *batch,
+				    unsigned long ip, bool share)
+{
+	int err;
+
+	if (!mutex_trylock(&bpf_tramp_batch_mutex))
+		return -EAGAIN;
+	err = bpf_trampoline_share_ipmodify(ip, share);
+	mutex_unlock(&bpf_tramp_batch_mutex);
+	return err;
 }
 
 /*
@@ -759,6 +790,7 @@ static int __init bpf_tramp_batch_init(void)
 			PTR_ERR(batch));
 		return 0;
 	}
+	ftrace_direct_batch_set_ipmodify(batch, bpf_tramp_batch_ipmodify);
 	bpf_tramp_batch = batch;
 	return 0;
 }

@@ -530,6 +530,31 @@ out:
 	return err;
 }
 
+/*
+ * ftrace asks a direct ops before an IPMODIFY ops shares one of its
+ * functions (_PEER), and before the ops itself takes a function that an
+ * IPMODIFY ops has (_SELF, which a batch refuses).  With direct_mutex
+ * held; ftrace_ipmodify_peer_ip names the function.
+ */
+static int fdb_ops_func(struct ftrace_ops *ops, enum ftrace_ops_cmd cmd)
+{
+	struct ftrace_direct_batch *batch = ops->private;
+
+	lockdep_assert_held(&direct_mutex);
+	switch (cmd) {
+	case FTRACE_OPS_CMD_ENABLE_SHARE_IPMODIFY_PEER:
+		if (!batch->ipmodify)
+			return -EBUSY;
+		return batch->ipmodify(batch, ftrace_ipmodify_peer_ip, true);
+	case FTRACE_OPS_CMD_DISABLE_SHARE_IPMODIFY_PEER:
+		if (batch->ipmodify)
+			batch->ipmodify(batch, ftrace_ipmodify_peer_ip, false);
+		return 0;
+	default:
+		return -EBUSY;
+	}
+}
+
 /**
  * __ftrace_direct_batch_alloc - create an owner of direct trampolines
  * @owner: a name for direct_functions: printable, no white space, at most
@@ -570,6 +595,7 @@ struct ftrace_direct_batch *__ftrace_direct_batch_alloc(const char *owner,
 	batch->mod = mod;
 	batch->flags = flags;
 	batch->ops.func = fdb_call;
+	batch->ops.ops_func = fdb_ops_func;
 	batch->ops.flags = FTRACE_OPS_FL_DIRECT | FTRACE_OPS_FL_RECURSION;
 	/* ftrace_caller serves it when shared; never build an ops trampoline */
 	batch->ops.trampoline = FTRACE_ADDR;
@@ -621,6 +647,42 @@ void ftrace_direct_batch_free(struct ftrace_direct_batch *batch)
 }
 EXPORT_SYMBOL_GPL(ftrace_direct_batch_free);
 
+/* ftrace_direct_batch_apply(), under direct_mutex */
+static int fdb_apply_pairs(struct ftrace_direct_batch *batch,
+			   const struct ftrace_direct_pair *add,
+			   unsigned int nr_add,
+			   const struct ftrace_direct_pair *set,
+			   unsigned int nr_set,
+			   const unsigned long *del, unsigned int nr_del)
+{
+	struct ftrace_hash *areq = NULL, *sreq = NULL, *dreq = NULL;
+	struct ftrace_func_entry *entry;
+	unsigned int i;
+	int err;
+
+	lockdep_assert_held(&direct_mutex);
+	if (!nr_add && !nr_set && !nr_del)
+		return -EINVAL;
+	/* Check every function of every list before anything changes. */
+	err = nr_del ? fdb_request(batch, NULL, del, nr_del, true, &dreq) : 0;
+	if (!err && nr_set)
+		err = fdb_request(batch, set, NULL, nr_set, true, &sreq);
+	for (i = 0; !err && sreq && dreq && i < BIT(sreq->size_bits); i++) {
+		hlist_for_each_entry(entry, &sreq->buckets[i], hlist) {
+			if (ftrace_lookup_ip(dreq, entry->ip))
+				err = -EINVAL;
+		}
+	}
+	if (!err && nr_add)
+		err = fdb_request(batch, add, NULL, nr_add, false, &areq);
+	if (!err)
+		err = fdb_apply_locked(batch, areq, sreq, dreq);
+	free_ftrace_hash(areq);
+	free_ftrace_hash(sreq);
+	free_ftrace_hash(dreq);
+	return err;
+}
+
 /**
  * ftrace_direct_batch_apply - attach, retarget and detach at once
  * @batch: the owner
@@ -668,32 +730,11 @@ int ftrace_direct_batch_apply(struct ftrace_direct_batch *batch,
 			      unsigned int nr_set,
 			      const unsigned long *del, unsigned int nr_del)
 {
-	struct ftrace_hash *areq = NULL, *sreq = NULL, *dreq = NULL;
-	struct ftrace_func_entry *entry;
-	unsigned int i;
 	int err;
 
-	if (!nr_add && !nr_set && !nr_del)
-		return -EINVAL;
 	mutex_lock(&direct_mutex);
-	/* Check every function of every list before anything changes. */
-	err = nr_del ? fdb_request(batch, NULL, del, nr_del, true, &dreq) : 0;
-	if (!err && nr_set)
-		err = fdb_request(batch, set, NULL, nr_set, true, &sreq);
-	for (i = 0; !err && sreq && dreq && i < BIT(sreq->size_bits); i++) {
-		hlist_for_each_entry(entry, &sreq->buckets[i], hlist) {
-			if (ftrace_lookup_ip(dreq, entry->ip))
-				err = -EINVAL;
-		}
-	}
-	if (!err && nr_add)
-		err = fdb_request(batch, add, NULL, nr_add, false, &areq);
-	if (!err)
-		err = fdb_apply_locked(batch, areq, sreq, dreq);
+	err = fdb_apply_pairs(batch, add, nr_add, set, nr_set, del, nr_del);
 	mutex_unlock(&direct_mutex);
-	free_ftrace_hash(areq);
-	free_ftrace_hash(sreq);
-	free_ftrace_hash(dreq);
 	return err;
 }
 EXPORT_SYMBOL_GPL(ftrace_direct_batch_apply);
@@ -788,6 +829,56 @@ int ftrace_direct_batch_retarget(struct ftrace_direct_batch *batch,
 	return ftrace_direct_batch_apply(batch, NULL, 0, pairs, cnt, NULL, 0);
 }
 EXPORT_SYMBOL_GPL(ftrace_direct_batch_retarget);
+
+/**
+ * ftrace_direct_batch_retarget_nolock - retarget from an ipmodify callback
+ * @batch: the owner
+ * @pairs: functions of @batch and their new trampolines
+ * @cnt: number of @pairs
+ *
+ * ftrace_direct_batch_retarget() for the callback of
+ * ftrace_direct_batch_set_ipmodify(), which runs with direct_mutex held.
+ *
+ * Context: process context, direct_mutex held; sleeps.
+ * Return: as ftrace_direct_batch_retarget().
+ */
+int ftrace_direct_batch_retarget_nolock(struct ftrace_direct_batch *batch,
+					const struct ftrace_direct_pair *pairs,
+					unsigned int cnt)
+{
+	return fdb_apply_pairs(batch, NULL, 0, pairs, cnt, NULL, 0);
+}
+EXPORT_SYMBOL_GPL(ftrace_direct_batch_retarget_nolock);
+
+/**
+ * ftrace_direct_batch_set_ipmodify - let IPMODIFY users share functions
+ * @batch: the owner
+ * @fn: called when an IPMODIFY ops (livepatch, a kprobe with a post
+ *	handler) is about to share a function of @batch, and again when it
+ *	has stopped; NULL refuses them
+ *
+ * Without @fn, registering an IPMODIFY ops on a function of @batch fails
+ * with -EBUSY.  With it, ftrace asks @fn first: 0 lets the ops share the
+ * function, which then goes through ftrace_regs_caller, and the batch's
+ * trampoline is still called, after the IPMODIFY handler; an error
+ * (-EAGAIN when @fn cannot take its locks now) fails the registration.
+ * @fn runs in process context with direct_mutex held: it may change the
+ * function's trampoline with ftrace_direct_batch_retarget_nolock() only.
+ * Its return value is ignored when the ops has stopped.
+ *
+ * Adding a function that an IPMODIFY ops already has still fails with
+ * -EBUSY.
+ *
+ * Context: process context.
+ */
+void ftrace_direct_batch_set_ipmodify(struct ftrace_direct_batch *batch,
+				      ftrace_direct_batch_ipmodify_t fn)
+{
+	mutex_lock(&direct_mutex);
+	batch->ipmodify = fn;
+	mutex_unlock(&direct_mutex);
+}
+EXPORT_SYMBOL_GPL(ftrace_direct_batch_set_ipmodify);
 
 /**
  * ftrace_direct_batch_count - number of functions a batch has attached

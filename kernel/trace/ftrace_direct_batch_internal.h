@@ -10,6 +10,7 @@
 #define _FTRACE_DIRECT_BATCH_INTERNAL_H
 
 #include <linux/ftrace.h>
+#include <linux/ftrace_direct_batch.h>
 #include <linux/list.h>
 
 struct module;
@@ -34,6 +35,8 @@ struct ftrace_direct_batch {
 	 */
 	struct ftrace_func_entry **spare;
 	unsigned int		nr_spare;
+	/* ftrace_direct_batch_set_ipmodify(), under direct_mutex */
+	ftrace_direct_batch_ipmodify_t ipmodify;
 };
 
 /* Every batch, under direct_mutex */
