@@ -32,6 +32,7 @@
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
+#include <linux/stringhash.h>
 
 #include "trampoline_internal.h"
 
@@ -171,6 +172,8 @@ struct bpf_tracing_multi_node {
 	u32			flags;
 	u32			id;
 	u64			key;
+	/* the function's ftrace location */
+	unsigned long		ip;
 };
 
 /*
@@ -305,7 +308,7 @@ static void bpf_tracing_multi_req_fill(struct bpf_tracing_multi_req *req,
 	for (i = 0; i < ml->cnt; i++) {
 		node = &ml->nodes[i];
 		if (!node->im) {
-			req->del[req->nr_del++] = (unsigned long)node->tr->func.addr;
+			req->del[req->nr_del++] = node->ip;
 			continue;
 		}
 		if (node->tr->cur_image) {
@@ -318,7 +321,7 @@ static void bpf_tracing_multi_req_fill(struct bpf_tracing_multi_req *req,
 			node->im = NULL;
 			continue;
 		}
-		pair->ip = (unsigned long)node->tr->func.addr;
+		pair->ip = node->ip;
 		pair->addr = (unsigned long)node->im->image;
 	}
 }
@@ -594,13 +597,13 @@ static struct module *bpf_tracing_multi_mod(struct bpf_tracing_multi_link *ml,
  */
 static int bpf_tracing_multi_resolve(struct bpf_tracing_multi_link *ml,
 				     struct bpf_tracing_multi_node *node,
-				     struct btf *btf, u32 id)
+				     struct btf *btf, u32 id,
+				     unsigned long addr)
 {
 	struct bpf_attach_target_info tgt = {};
 	const struct btf_type *t;
 	struct module *mod;
 	const char *name;
-	unsigned long addr;
 	int err;
 
 	t = btf_type_by_id(btf, id);
@@ -621,11 +624,13 @@ static int bpf_tracing_multi_resolve(struct bpf_tracing_multi_link *ml,
 		return -EOPNOTSUPP;
 
 	mod = bpf_tracing_multi_mod(ml, btf);
-	addr = mod ? find_kallsyms_symbol_value(mod, name) :
-		     kallsyms_lookup_name(name);
+	if (!addr)
+		addr = mod ? find_kallsyms_symbol_value(mod, name) :
+			     kallsyms_lookup_name(name);
 	if (!addr)
 		return -ENOENT;
-	if (!ftrace_location(addr))
+	node->ip = ftrace_location(addr);
+	if (!node->ip)
 		return -ENODEV;
 	err = bpf_tracing_multi_check_sleepable(ml->link.prog, btf, id, addr);
 	if (err)
@@ -638,7 +643,8 @@ static int bpf_tracing_multi_resolve(struct bpf_tracing_multi_link *ml,
 	return node->tr ? 0 : -ENOMEM;
 }
 
-static int bpf_tracing_multi_cmp_key(const void *a, const void *b)
+/* notrace: a link on many functions must not slow the next one's sort */
+static notrace int bpf_tracing_multi_cmp_key(const void *a, const void *b)
 {
 	u64 ka = *(const u64 *)a, kb = *(const u64 *)b;
 
@@ -666,6 +672,96 @@ static int bpf_tracing_multi_check_dups(struct bpf_tracing_multi_link *ml)
 	return err;
 }
 
+/*
+ * From this many functions of vmlinux on, one pass over vmlinux's symbols
+ * finds their addresses faster than a kallsyms_lookup_name() each: a
+ * lookup costs some 18k instructions (16 probes of the sorted names, each
+ * expanding a symbol), the pass some 300 a symbol, and vmlinux has tens
+ * of thousands of symbols.
+ */
+#define BPF_TRACING_MULTI_BULK		1024
+/* A name that kallsyms has twice: kallsyms_lookup_name() decides */
+#define BPF_TRACING_MULTI_AMBIGUOUS	ULONG_MAX
+
+struct bpf_tracing_multi_names {
+	/* open addressing: an index into @names and @addrs, or U32_MAX */
+	u32		*slots;
+	u32		mask;
+	const char	**names;
+	unsigned long	*addrs;
+};
+
+static u32 *bpf_tracing_multi_slot(struct bpf_tracing_multi_names *tab,
+				   const char *name)
+{
+	u32 h = full_name_hash(NULL, name, strlen(name)) & tab->mask;
+
+	while (tab->slots[h] != U32_MAX && strcmp(tab->names[tab->slots[h]], name))
+		h = (h + 1) & tab->mask;
+	return &tab->slots[h];
+}
+
+static notrace int bpf_tracing_multi_sym(void *data, const char *name,
+					 unsigned long addr)
+{
+	struct bpf_tracing_multi_names *tab = data;
+	u32 *slot = bpf_tracing_multi_slot(tab, name);
+
+	if (*slot == U32_MAX)
+		return 0;
+	tab->addrs[*slot] = tab->addrs[*slot] ? BPF_TRACING_MULTI_AMBIGUOUS : addr;
+	return 0;
+}
+
+/*
+ * The addresses of the functions of vmlinux among @ids, in @addrs, when
+ * there are BPF_TRACING_MULTI_BULK of them or more; 0 for the rest, which
+ * bpf_tracing_multi_resolve() looks up one by one.  Without memory for
+ * the table, all of them are.
+ */
+static void bpf_tracing_multi_bulk(const u32 *ids, const u32 *btf_fds,
+				   u32 cnt, unsigned long *addrs)
+{
+	struct bpf_tracing_multi_names tab = { .addrs = addrs };
+	const struct btf_type *t;
+	struct btf *btf;
+	u32 i, n = 0, *slot;
+
+	for (i = 0; i < cnt; i++)
+		n += !btf_fds || !btf_fds[i];
+	btf = bpf_get_btf_vmlinux();
+	if (n < BPF_TRACING_MULTI_BULK || IS_ERR_OR_NULL(btf))
+		return;
+	tab.mask = roundup_pow_of_two(2 * n) - 1;
+	tab.slots = kvmalloc_array(tab.mask + 1, sizeof(*tab.slots), GFP_KERNEL);
+	tab.names = kvcalloc(cnt, sizeof(*tab.names), GFP_KERNEL);
+	if (!tab.slots || !tab.names)
+		goto out;
+	memset(tab.slots, 0xff, (tab.mask + 1) * sizeof(*tab.slots));
+	for (i = 0; i < cnt; i++) {
+		if (btf_fds && btf_fds[i])
+			continue;
+		t = btf_type_by_id(btf, ids[i]);
+		if (!t || !btf_type_is_func(t))
+			continue;
+		tab.names[i] = btf_name_by_offset(btf, t->name_off);
+		if (!tab.names[i])
+			continue;
+		/* an id given twice: the first one is looked up here */
+		slot = bpf_tracing_multi_slot(&tab, tab.names[i]);
+		if (*slot == U32_MAX)
+			*slot = i;
+	}
+	kallsyms_on_each_symbol(bpf_tracing_multi_sym, &tab);
+	for (i = 0; i < cnt; i++) {
+		if (addrs[i] == BPF_TRACING_MULTI_AMBIGUOUS)
+			addrs[i] = 0;
+	}
+out:
+	kvfree(tab.slots);
+	kvfree(tab.names);
+}
+
 static int bpf_tracing_multi_init(struct bpf_tracing_multi_link *ml,
 				  const union bpf_attr *attr)
 {
@@ -674,12 +770,14 @@ static int bpf_tracing_multi_init(struct bpf_tracing_multi_link *ml,
 	u32 __user *uids = u64_to_user_ptr(attr->link_create.tracing_multi.ids);
 	struct bpf_tracing_multi_node *node;
 	u32 *ids, *btf_fds = NULL;
+	unsigned long *addrs;
 	u64 *cookies = NULL;
 	struct btf *btf;
 	u32 i, cnt = ml->cnt;
 	int err = -ENOMEM;
 
 	ids = kvmalloc_array(cnt, sizeof(*ids), GFP_KERNEL);
+	addrs = kvcalloc(cnt, sizeof(*addrs), GFP_KERNEL);
 	if (ubtf_fds)
 		btf_fds = kvmalloc_array(cnt, sizeof(*btf_fds), GFP_KERNEL);
 	if (ucookies)
@@ -687,7 +785,7 @@ static int bpf_tracing_multi_init(struct bpf_tracing_multi_link *ml,
 	ml->nodes = kvcalloc(cnt, sizeof(*ml->nodes), GFP_KERNEL);
 	ml->btfs = kcalloc(min(cnt, 64U), sizeof(*ml->btfs), GFP_KERNEL);
 	ml->mods = kcalloc(min(cnt, 64U), sizeof(*ml->mods), GFP_KERNEL);
-	if (!ids || (ubtf_fds && !btf_fds) || (ucookies && !cookies) ||
+	if (!ids || !addrs || (ubtf_fds && !btf_fds) || (ucookies && !cookies) ||
 	    !ml->nodes || !ml->btfs || !ml->mods ||
 	    bpf_tracing_multi_req_alloc(&ml->req, cnt))
 		goto out;
@@ -697,6 +795,7 @@ static int bpf_tracing_multi_init(struct bpf_tracing_multi_link *ml,
 	    (cookies && copy_from_user(cookies, ucookies, cnt * sizeof(*cookies))))
 		goto out;
 
+	bpf_tracing_multi_bulk(ids, btf_fds, cnt, addrs);
 	for (i = 0; i < cnt; i++) {
 		node = &ml->nodes[i];
 		node->tlink.link.prog = ml->link.prog;
@@ -707,13 +806,15 @@ static int bpf_tracing_multi_init(struct bpf_tracing_multi_link *ml,
 		if (!err)
 			err = bpf_tracing_multi_hold_btf(ml, btf, min(cnt, 64U));
 		if (!err)
-			err = bpf_tracing_multi_resolve(ml, node, btf, ids[i]);
+			err = bpf_tracing_multi_resolve(ml, node, btf, ids[i],
+							addrs[i]);
 		if (err)
 			goto out;
 	}
 	err = bpf_tracing_multi_check_dups(ml);
 out:
 	kvfree(ids);
+	kvfree(addrs);
 	kvfree(btf_fds);
 	kvfree(cookies);
 	return err;
