@@ -15,7 +15,20 @@
  * to 16 bytes), the argument locations (registers, then stack slots) and
  * the record flags must match kernel/trace/ftrace_args.c and
  * kernel/trace/trace_function_args.h.
+ *
+ * It also puts the arguments that funcgraph-args stores after an
+ * ftrace:funcgraph_entry record (kernel/trace/trace_function_args_graph.c)
+ * on trace-cmd's function_graph lines, as the trace file has them:
+ *
+ *   |  vfs_read(file=0xffff..., buf=0x7ffd..., count=832, pos=0xffa0...) {
+ *   |    rw_verify_area(read_write=0, file=0xffff..., ...);
+ *
+ * trace-cmd prints function_graph with its own handlers (libtracecmd's
+ * trace-ftrace.c: leaf merging, durations, depth), so the plugin wraps
+ * the funcgraph_entry handler that was there before it rather than
+ * replacing it (see "funcgraph-args" below).
  */
+#define _GNU_SOURCE
 #include <ctype.h>
 #include <dirent.h>
 #include <stdio.h>
@@ -98,12 +111,18 @@ struct tep_plugin_option TEP_PLUGIN_OPTIONS[] = {
 		.description = "Print every argument as raw hex",
 	},
 	{
+		.name = "graph_noargs",
+		.plugin_alias = "function_args",
+		.description = "Leave the funcgraph-args arguments off function_graph lines",
+	},
+	{
 		.name = NULL,
 	}
 };
 
 static struct tep_plugin_option *btf_option = &TEP_PLUGIN_OPTIONS[0];
 static struct tep_plugin_option *hex_option = &TEP_PLUGIN_OPTIONS[1];
+static struct tep_plugin_option *graph_noargs_option = &TEP_PLUGIN_OPTIONS[2];
 
 static struct btf *vmlinux_btf;
 static struct btf *module_btf[NR_MODULE_BTF];
@@ -589,6 +608,50 @@ static void print_sym(struct trace_seq *s, struct tep_handle *tep,
 		trace_seq_printf(s, "0x%llx", addr);
 }
 
+/*
+ * The arguments of @m, from @words, as fargs_print_named() prints them;
+ * @flags those of a func_args record (0 for a funcgraph_entry).
+ */
+static void print_named(struct trace_seq *s, const struct model *m,
+			const unsigned long long *words,
+			unsigned long long flags, const char *str,
+			const char *end)
+{
+	unsigned int i;
+
+	for (i = 0; i < m->nr_args; i++) {
+		const struct arg *a = &m->args[i];
+
+		if (i)
+			trace_seq_puts(s, ", ");
+		if (*a->name)
+			trace_seq_printf(s, "%s=", a->name);
+		/* A slot past the stack's end: not read, no string */
+		if ((flags & FARGS_FL_STACK_CUT) && a->on_stack &&
+		    a->slot + (a->size > 8 ? 2 : 1) > flags >> FARGS_STACK_SHIFT)
+			trace_seq_puts(s, "<bad>");
+		else
+			print_arg(s, m->btf, a, &words[a->word], &str, end);
+	}
+}
+
+/* Words without a model: registers by name, or w0, w1, ... */
+static void print_raw(struct trace_seq *s, const unsigned long long *words,
+		      unsigned int nr_words, int regs)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr_words; i++) {
+		if (i)
+			trace_seq_puts(s, ", ");
+		if (regs && i < ARRAY_SIZE(reg_names))
+			trace_seq_printf(s, "%s=", reg_names[i]);
+		else
+			trace_seq_printf(s, "w%u=", i);
+		trace_seq_printf(s, "0x%llx", words[i]);
+	}
+}
+
 static int fargs_handler(struct trace_seq *s, struct tep_record *record,
 			 struct tep_event *event, void *context)
 {
@@ -625,32 +688,9 @@ static int fargs_handler(struct trace_seq *s, struct tep_record *record,
 	if (m && m->btf && m->nr_words == nr_words) {
 		if (flags & FARGS_FL_STRINGS)
 			str = (const char *)record->data + field->offset + nr_words * 8;
-		for (i = 0; i < m->nr_args; i++) {
-			const struct arg *a = &m->args[i];
-
-			if (i)
-				trace_seq_puts(s, ", ");
-			if (*a->name)
-				trace_seq_printf(s, "%s=", a->name);
-			/* A slot past the stack's end: not read, no string */
-			if ((flags & FARGS_FL_STACK_CUT) && a->on_stack &&
-			    a->slot + (a->size > 8 ? 2 : 1) >
-			    flags >> FARGS_STACK_SHIFT)
-				trace_seq_puts(s, "<bad>");
-			else
-				print_arg(s, m->btf, a, &words[a->word], &str,
-					  end);
-		}
+		print_named(s, m, words, flags, str, end);
 	} else {
-		for (i = 0; i < nr_words; i++) {
-			if (i)
-				trace_seq_puts(s, ", ");
-			if ((flags & FARGS_FL_RAW) && i < 6)
-				trace_seq_printf(s, "%s=", reg_names[i]);
-			else
-				trace_seq_printf(s, "w%u=", i);
-			trace_seq_printf(s, "0x%llx", words[i]);
-		}
+		print_raw(s, words, nr_words, flags & FARGS_FL_RAW);
 	}
 	trace_seq_putc(s, ')');
 	/* Call-through: the return value, typed, unless void */
@@ -695,10 +735,268 @@ static int fargs_handler(struct trace_seq *s, struct tep_record *record,
 	return 0;
 }
 
+/*
+ * funcgraph-args.  A funcgraph_entry record is 6.12's packed entry (func,
+ * depth) followed, when the option recorded them, by the argument words,
+ * 8 bytes each and unaligned: the format ends with "u8 args[]; offset:20;
+ * size:0;" and the record's size says how many words there are.
+ *
+ * trace-cmd registers its function_graph handlers (libtracecmd's
+ * tracecmd_ftrace_overrides()) before it loads the plugins, and both come
+ * before the event formats are parsed: they wait in libtraceevent's list
+ * of handlers, and the event gets the newest one for its name when it is
+ * parsed.  A plugin that registered its own would replace trace-cmd's
+ * (leaf merging, durations, depth) and could not reach it through the
+ * event, whose handler and context it takes only later.  So the plugin
+ * takes the handler out first: from the event if it is parsed already,
+ * else by parsing a probe event of that system and name with an id that
+ * no record carries (common_type is 16 bits), which takes the waiting
+ * handler as the real event would (a format without fields of its own
+ * fails to parse before that).  It then registers its wrapper, which
+ * calls that handler and puts the arguments between the parentheses of
+ * the "func()" that it printed.  A record without words gets the wrapped
+ * handler's line unchanged.  A copy of the plugin loaded twice (from
+ * TRACEEVENT_PLUGIN_DIR and from ~/.local) wraps the other copy's
+ * wrapper, finds no "func()" left in its line and adds nothing.
+ */
+#define FGRAPH_PROBE_ID		0x7fff0000
+#define FGRAPH_PROBE_NAME	"fgraph_probe"
+#define FGRAPH_PROBE_FMT \
+	"name: funcgraph_entry\n" \
+	"ID: %d\n" \
+	"format:\n" \
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n" \
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n" \
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n" \
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n" \
+	"\n" \
+	"\tfield:unsigned long func;\toffset:8;\tsize:8;\tsigned:0;\n" \
+	"\tfield:int depth;\toffset:16;\tsize:4;\tsigned:1;\n" \
+	"\n" \
+	"print fmt: \"plugin_function_args: probe for the funcgraph_entry handler\"\n"
+
+/* The funcgraph_entry handler wrapped in one tep handle */
+struct fgraph_wrap {
+	struct tep_handle	*tep;
+	tep_event_handler_func	handler;	/* NULL: none to wrap */
+	void			*context;
+	struct fgraph_wrap	*next;
+};
+
+static struct fgraph_wrap *fgraph_wraps;
+
+static int fgraph_args_handler(struct trace_seq *s, struct tep_record *record,
+			       struct tep_event *event, void *context);
+
+/*
+ * The parsed ftrace:funcgraph_entry event of @tep, not a probe.  Not
+ * tep_find_event_by_name(): it would cache a probe that it found.
+ */
+static struct tep_event *fgraph_find_event(struct tep_handle *tep)
+{
+	int i, nr = tep_get_events_count(tep);
+	struct tep_event *event;
+
+	for (i = 0; i < nr; i++) {
+		event = tep_get_event(tep, i);
+		if (event && event->id < FGRAPH_PROBE_ID &&
+		    !strcmp(event->name, "funcgraph_entry") &&
+		    !strcmp(event->system, "ftrace"))
+			return event;
+	}
+	return NULL;
+}
+
+/*
+ * Take the funcgraph_entry handler that is in force in @tep into @w.
+ * Return: 1 if it was waiting for the event (the probe took it out of
+ * libtraceevent's list), 0 if the event has it, -1 on failure.
+ */
+static int fgraph_take_handler(struct tep_handle *tep, struct fgraph_wrap *w)
+{
+	struct tep_event *event = fgraph_find_event(tep);
+	char fmt[sizeof(FGRAPH_PROBE_FMT) + 16];
+	int id = FGRAPH_PROBE_ID, len;
+
+	if (event) {
+		w->handler = event->handler;
+		w->context = event->context;
+		return 0;
+	}
+	/* The plugin loaded twice: the other copy's probe is there */
+	while (tep_find_event(tep, id))
+		id++;
+	len = snprintf(fmt, sizeof(fmt), FGRAPH_PROBE_FMT, id);
+	event = NULL;
+	if (tep_parse_format(tep, &event, fmt, len, "ftrace") || !event)
+		return -1;
+	w->handler = event->handler;
+	w->context = event->context;
+	event->handler = NULL;
+	event->context = NULL;
+	/*
+	 * Rename the probe (in place: the name is libtraceevent's), or
+	 * handlers registered for funcgraph_entry from now on would go to
+	 * it rather than wait for the real event.
+	 */
+	if (strlen(event->name) >= strlen(FGRAPH_PROBE_NAME))
+		memcpy(event->name, FGRAPH_PROBE_NAME, sizeof(FGRAPH_PROBE_NAME));
+	return 1;
+}
+
+static void fgraph_wrap_init(struct tep_handle *tep)
+{
+	struct fgraph_wrap *w = calloc(1, sizeof(*w));
+
+	if (!w)
+		return;
+	if (fgraph_take_handler(tep, w) < 0) {
+		free(w);
+		return;
+	}
+	w->tep = tep;
+	w->next = fgraph_wraps;
+	fgraph_wraps = w;
+	tep_register_event_handler(tep, -1, "ftrace", "funcgraph_entry",
+				   fgraph_args_handler, w);
+}
+
+static void fgraph_wrap_exit(struct tep_handle *tep)
+{
+	struct fgraph_wrap **p, *w;
+	struct tep_event *event;
+
+	for (p = &fgraph_wraps; *p && (*p)->tep != tep; p = &(*p)->next)
+		;
+	w = *p;
+	if (!w)
+		return;
+	*p = w->next;
+	event = fgraph_find_event(tep);
+	if (event && event->handler == fgraph_args_handler &&
+	    event->context == w) {
+		/* The event gets back the handler that it had */
+		event->handler = w->handler;
+		event->context = w->context;
+	} else if (!tep_unregister_event_handler(tep, -1, "ftrace",
+						 "funcgraph_entry",
+						 fgraph_args_handler, w) &&
+		   w->handler) {
+		/* Still waiting for the event: so is the handler again */
+		tep_register_event_handler(tep, -1, "ftrace", "funcgraph_entry",
+					   w->handler, w->context);
+	}
+	free(w);
+}
+
+/* The argument words after a funcgraph_entry record: how many */
+static unsigned int fgraph_words(struct tep_event *event,
+				 struct tep_record *record,
+				 unsigned long long *words)
+{
+	struct tep_format_field *field = tep_find_field(event, "args");
+	unsigned int i, nr;
+
+	if (!field || field->size || record->size <= field->offset)
+		return 0;
+	nr = (record->size - field->offset) / 8;
+	if (nr > 2 * MAX_ARGS)
+		return 0;
+	for (i = 0; i < nr; i++)
+		words[i] = tep_read_number(event->tep,
+					   (char *)record->data + field->offset + i * 8, 8);
+	return nr;
+}
+
+/* As fgraph_args_print() prints them, without the parentheses */
+static void fgraph_print_args(struct trace_seq *s, struct tep_handle *tep,
+			      unsigned long long func,
+			      const unsigned long long *words, unsigned int nr)
+{
+	struct model *m = get_model(tep, func);
+
+	if (m && m->btf && m->nr_words == nr)
+		print_named(s, m, words, 0, NULL, NULL);
+	else
+		print_raw(s, words, nr, 0);
+}
+
+/*
+ * Where the arguments go in what the wrapped handler printed from @start
+ * on: after the "(" of the first "name()".  Return: the offset, 0 if none.
+ */
+static unsigned int fgraph_args_at(struct trace_seq *s, unsigned int start,
+				   const char *name)
+{
+	size_t len = strlen(name);
+	const char *p = s->buffer + start, *end = s->buffer + s->len;
+
+	if (s->state != TRACE_SEQ__GOOD || start > s->len)
+		return 0;
+	while ((p = memmem(p, end - p, name, len))) {
+		if (end - p >= (long)len + 2 && !memcmp(p + len, "()", 2))
+			return p + len + 1 - s->buffer;
+		p++;
+	}
+	return 0;
+}
+
+static int fgraph_args_handler(struct trace_seq *s, struct tep_record *record,
+			       struct tep_event *event, void *context)
+{
+	struct fgraph_wrap *w = context;
+	unsigned long long words[2 * MAX_ARGS];
+	unsigned long long func, depth;
+	unsigned int start = s->len, at, tail_len, nr = 0;
+	const char *name;
+	char addr[24];
+	char *tail;
+	int ret;
+
+	if (!graph_noargs_option->set &&
+	    !tep_get_field_val(s, event, "func", record, &func, 0))
+		nr = fgraph_words(event, record, words);
+	if (!nr)
+		/* trace-cmd's line; with no handler, the print fmt's */
+		return w->handler ? w->handler(s, record, event, w->context) : 1;
+
+	name = tep_find_function(event->tep, func);
+	if (!name) {
+		/* As trace-cmd prints an address that it cannot resolve */
+		snprintf(addr, sizeof(addr), "%llx", func);
+		name = addr;
+	}
+	if (!w->handler) {
+		/* The print fmt's "--> %ps (%d)", with the arguments */
+		if (tep_get_field_val(s, event, "depth", record, &depth, 0))
+			depth = 0;
+		trace_seq_printf(s, "--> %s(", name);
+		fgraph_print_args(s, event->tep, func, words, nr);
+		trace_seq_printf(s, ") (%d)", (int)depth);
+		return 0;
+	}
+
+	ret = w->handler(s, record, event, w->context);
+	at = fgraph_args_at(s, start, name);
+	if (!at)
+		return ret;
+	/* Cut the line after "name(", print the arguments, put the rest back */
+	tail_len = s->len - at;
+	tail = strndup(s->buffer + at, tail_len);
+	if (!tail)
+		return ret;
+	s->len = at;
+	fgraph_print_args(s, event->tep, func, words, nr);
+	trace_seq_puts(s, tail);
+	free(tail);
+	return ret;
+}
+
 int TEP_PLUGIN_LOADER(struct tep_handle *tep)
 {
 	tep_register_event_handler(tep, -1, "ftrace", "func_args",
 				   fargs_handler, NULL);
+	fgraph_wrap_init(tep);
 	tep_plugin_add_options("function_args", TEP_PLUGIN_OPTIONS);
 	return 0;
 }
@@ -710,6 +1008,7 @@ void TEP_PLUGIN_UNLOADER(struct tep_handle *tep)
 
 	tep_unregister_event_handler(tep, -1, "ftrace", "func_args",
 				     fargs_handler, NULL);
+	fgraph_wrap_exit(tep);
 	tep_plugin_remove_options(TEP_PLUGIN_OPTIONS);
 	for (i = 0; i < CACHE_SIZE; i++) {
 		for (m = cache[i]; m; m = next) {
