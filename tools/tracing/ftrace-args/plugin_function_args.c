@@ -98,7 +98,14 @@ struct model {
 	struct model		*next;
 };
 
-struct tep_plugin_option TEP_PLUGIN_OPTIONS[] = {
+/*
+ * Not TEP_PLUGIN_OPTIONS: libtraceevent applies that array as it loads
+ * the plugin, and tep_plugin_add_options() (which "trace-cmd list -O"
+ * needs) applies its array again, which toggles a bare boolean such as
+ * "-O function_args:hex" back off.  libtraceevent's own plugins do the
+ * same.
+ */
+static struct tep_plugin_option plugin_options[] = {
 	{
 		.name = "btf",
 		.plugin_alias = "function_args",
@@ -120,9 +127,9 @@ struct tep_plugin_option TEP_PLUGIN_OPTIONS[] = {
 	}
 };
 
-static struct tep_plugin_option *btf_option = &TEP_PLUGIN_OPTIONS[0];
-static struct tep_plugin_option *hex_option = &TEP_PLUGIN_OPTIONS[1];
-static struct tep_plugin_option *graph_noargs_option = &TEP_PLUGIN_OPTIONS[2];
+static struct tep_plugin_option *btf_option = &plugin_options[0];
+static struct tep_plugin_option *hex_option = &plugin_options[1];
+static struct tep_plugin_option *graph_noargs_option = &plugin_options[2];
 
 static struct btf *vmlinux_btf;
 static struct btf *module_btf[NR_MODULE_BTF];
@@ -997,7 +1004,7 @@ int TEP_PLUGIN_LOADER(struct tep_handle *tep)
 	tep_register_event_handler(tep, -1, "ftrace", "func_args",
 				   fargs_handler, NULL);
 	fgraph_wrap_init(tep);
-	tep_plugin_add_options("function_args", TEP_PLUGIN_OPTIONS);
+	tep_plugin_add_options("function_args", plugin_options);
 	return 0;
 }
 
@@ -1009,7 +1016,7 @@ void TEP_PLUGIN_UNLOADER(struct tep_handle *tep)
 	tep_unregister_event_handler(tep, -1, "ftrace", "func_args",
 				     fargs_handler, NULL);
 	fgraph_wrap_exit(tep);
-	tep_plugin_remove_options(TEP_PLUGIN_OPTIONS);
+	tep_plugin_remove_options(plugin_options);
 	for (i = 0; i < CACHE_SIZE; i++) {
 		for (m = cache[i]; m; m = next) {
 			next = m->next;
