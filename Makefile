@@ -38,9 +38,11 @@ BKERNEL		:= $(BOBJ)/arch/x86/boot/bzImage
 # The debug kernel: the same tree, KASAN, kmemleak and the x86 mitigations.
 DOBJ		:= $(FTA_CACHE)/obj-debug
 DMODROOT	:= $(FTA_CACHE)/modroot-debug
-# The Debian kernel (make deb): Debian's own config, packaged by bindeb-pkg.
+# The Debian kernel (make deb): Debian's own config, packaged by bindeb-pkg;
+# make test-deb boots its QEMU variant (no Debian modules) from DEBTESTDIR.
 DEBDIR		?= $(FTA_CACHE)/deb
-DEB_MODULES	?= test
+DEB_MODULES	?= debian
+DEBTESTDIR	?= $(FTA_CACHE)/deb-test
 STAMP		:= $(FTA_CACHE)/stamps
 
 .PHONY: all build deps deps-full base tree config kernel modules bench-kernel debug-kernel \
@@ -67,8 +69,8 @@ help:
 	@echo "make deps       install the Debian packages and the base (root; once)"
 	@echo "make deps-full  also those of make test-full (root; once)"
 	@echo "make test-fresh the README's set-up in a new minimal Debian 12 root (root)"
-	@echo "make deb       Debian packages of the kernel, from Debian's 6.12 config (DEBDIR)"
-	@echo "make test-deb   our tests on that kernel, booted from its package"
+	@echo "make deb        Debian packages of the kernel, from Debian's 6.12 config (DEBDIR)"
+	@echo "make test-deb   our tests on its QEMU variant, booted from its package (DEBTESTDIR)"
 	@echo "make deps-deb   also what make deb needs (root; once)"
 	@echo "make edit-tree  a quilt tree for editing patches/ (see README.md)"
 	@echo "make checkpatch checkpatch.pl --strict on patches and new files"
@@ -83,7 +85,8 @@ help:
 	@echo "  EXPORT_DIR    where make export writes (now $(EXPORT_DIR))"
 	@echo "  BENCH_KERNEL  bench, test or both: the kernel(s) make bench runs on"
 	@echo "  DEBDIR        where make deb builds and writes its packages (now $(DEBDIR))"
-	@echo "  DEB_MODULES   test (none of Debian's modules; default) or debian (all of them)"
+	@echo "  DEB_MODULES   debian (all of Debian's modules; default) or test (none)"
+	@echo "  DEBTESTDIR    where make test-deb builds its kernel (now $(DEBTESTDIR))"
 
 # --- packages and base ------------------------------------------------------
 
@@ -230,15 +233,19 @@ test-debug: all
 	@$(REPO)/tools/testing/ftrace-args/run-tests --src $(SRC) --debug
 
 # Debian packages of the patched kernel from Debian's own config
-# (build/deb.sh), then our tests on the kernel of the image package.
+# (build/deb.sh); make test-deb builds its QEMU variant (DEB_MODULES=test,
+# build/kernel-deb-test.config) and runs our tests on the kernel and
+# modules of that image package.
 deb: deps-deb tree
-	@build/check-space.sh '$(FTA_CACHE)' $(if $(wildcard $(DEBDIR)/obj/vmlinux),3,15) "the Debian kernel"
+	@build/check-space.sh '$(FTA_CACHE)' $(if $(wildcard $(DEBDIR)/obj/vmlinux),3,30) "the Debian kernel"
 	@flock $(FTA_CACHE)/build.lock build/deb.sh build '$(REPO)' '$(SRC)' '$(DEBDIR)' '$(DEB_MODULES)'
 	@$(PHASE) deb
 
-test-deb: deb
+test-deb: deps-deb tree
+	@build/check-space.sh '$(FTA_CACHE)' $(if $(wildcard $(DEBTESTDIR)/obj/vmlinux),3,15) "the Debian test kernel"
+	@flock $(FTA_CACHE)/build.lock build/deb.sh build '$(REPO)' '$(SRC)' '$(DEBTESTDIR)' test
 	@flock $(FTA_CACHE)/build.lock $(MAKE) --no-print-directory tools
-	@DEBDIR='$(DEBDIR)' $(REPO)/tools/testing/ftrace-args/run-tests --src $(SRC) --deb
+	@DEBDIR='$(DEBTESTDIR)' $(REPO)/tools/testing/ftrace-args/run-tests --src $(SRC) --deb
 
 # BENCH_KERNEL=test runs the bench on the test kernel (lockdep and all),
 # BENCH_KERNEL=both on the bench kernel and then on the test kernel.

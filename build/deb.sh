@@ -5,26 +5,29 @@
 #
 # The patched kernel as Debian packages, from Debian's own 6.12 amd64
 # config (package linux-config-6.12) with build/ftrace-args.config and
-# build/kernel-deb.config merged on top (`make deb`).  Its output lives in
-# DEBDIR: the build in DEBDIR/obj, the packages (bindeb-pkg) in DEBDIR, and
-# the image package unpacked in DEBDIR/root for the QEMU test (`make
-# test-deb`), which boots DEBDIR/root/boot/vmlinuz-* with the packaged
-# modules.
+# build/kernel-deb.config merged on top.  Its output lives in DEBDIR: the
+# build in DEBDIR/obj, the packages (bindeb-pkg) in DEBDIR, and the image
+# package unpacked in DEBDIR/root.
 #
-# MODULES says which of Debian's modules are built:
-#   test    (default) none of Debian's 4000-odd modules, only those the
-#           fragments ask for.  Everything Debian builds in (=y) stays as
-#           Debian has it; the check below fails if a Debian =y option is
-#           lost that this project did not ask to change.
-#   debian  all of Debian's modules too (hours on 2 cores).
-# DEB_EXTRA_CONFIG names a fragment of your own, merged last; it may not
-# change the key options below.
+# MODULES says which kernel:
+#   debian  (default; `make deb`) Debian's config and all of its 4000-odd
+#           modules: the packages install on a Debian 12 machine (hours
+#           to build on 2 cores).
+#   test    (`make test-deb`) for QEMU: build/kernel-deb-test.config on
+#           top, none of Debian's modules, only those the tests load.
+#           Everything Debian builds in (=y) stays as Debian has it, but
+#           for the fragment's QEMU drivers; the test boots
+#           DEBDIR/root/boot/vmlinuz-* with the packaged modules.
+# Either way the config step fails when one of Debian's key options (the
+# list below) comes out otherwise.  DEB_EXTRA_CONFIG names a fragment of
+# your own, merged last.
 set -euo pipefail
 
-cmd=$1 repo=$2 src=$3 dir=$4 modules=${5:-test}
+cmd=$1 repo=$2 src=$3 dir=$4 modules=${5:-debian}
 obj=$dir/obj
 debcfg=/usr/src/linux-config-6.12/config.amd64_none_amd64.xz
 frags=("$repo/build/ftrace-args.config" "$repo/build/kernel-deb.config")
+[ "$modules" = test ] && frags+=("$repo/build/kernel-deb-test.config")
 # DEB_EXTRA_CONFIG: a fragment of your own, merged last
 [ -n "${DEB_EXTRA_CONFIG:-}" ] && frags+=("$DEB_EXTRA_CONFIG")
 
@@ -46,6 +49,11 @@ SECURITY_LOCKDOWN_LSM LSM BPF_LSM BPF_JIT_ALWAYS_ON BPF_UNPRIV_DEFAULT_OFF
 RANDOMIZE_BASE RANDOMIZE_MEMORY STACKPROTECTOR_STRONG INIT_STACK_ALL_ZERO
 FUNCTION_TRACER FUNCTION_GRAPH_TRACER DYNAMIC_FTRACE_WITH_DIRECT_CALLS
 FPROBE KPROBES DEBUG_INFO_BTF MODULE_SIG HZ_250'
+
+# What the config is made of: Debian's config, the fragments, MODULES
+inputs() {
+	{ echo "$modules"; xzcat "$debcfg"; cat "${frags[@]}"; } | sha256sum
+}
 
 config() {
 	[ -r "$debcfg" ] || die "$debcfg is missing: run 'sudo make deps-deb' (package linux-config-6.12)"
@@ -80,7 +88,7 @@ config() {
 		fi
 	done
 	[ $bad = 0 ] || die "Debian's key options changed (above)"
-	echo "$modules" > "$obj/deb-modules"
+	inputs > "$obj/deb-inputs"
 	say "config: Debian's $(xzcat "$debcfg" | grep -c '=y$') built-in options," \
 		"$(grep -c '=y$' "$obj/.config") here, modules: $modules ($(grep -c '=m$' "$obj/.config") =m)"
 	if [ -n "$lost" ]; then
@@ -91,14 +99,10 @@ config() {
 }
 
 build() {
-	local rel f t0=$SECONDS fresh=1
-	# A new config when there is none, when MODULES changed, or when
-	# Debian's config or a fragment is newer than it
-	[ -f "$obj/.config" ] && [ "$(cat "$obj/deb-modules" 2> /dev/null)" = "$modules" ] || fresh=0
-	for f in "$debcfg" "${frags[@]}"; do
-		[ "$f" -nt "$obj/.config" ] && fresh=0
-	done
-	[ $fresh = 1 ] || config
+	local rel t0=$SECONDS
+	# A new config when there is none, or when Debian's config, a
+	# fragment or MODULES changed
+	[ -f "$obj/.config" ] && [ "$(cat "$obj/deb-inputs" 2> /dev/null)" = "$(inputs)" ] || config
 	rel=$(make -s -C "$src" O="$obj" kernelrelease)
 	say "building $rel in $obj (Debian's config, modules: $modules)"
 	# Built first with ccache, as the other kernels; bindeb-pkg then finds
@@ -117,11 +121,16 @@ build() {
 	[ -f "$dir/root/lib/modules/$rel/modules.dep" ] || die "no modules.dep in the image package"
 	say "packages ($((SECONDS - t0)) s in all):"
 	ls -l "$dir"/*.deb | sed 's/^/deb:   /'
-	say "install on a Debian 12 machine: sudo apt install $dir/linux-image-${rel}_${rel}-1_amd64.deb"
+	if [ "$modules" = debian ]; then
+		say "install on a Debian 12 machine: sudo apt install $dir/linux-image-${rel}_${rel}-1_amd64.deb"
+		say "(its modules are signed with a key of this build: not for Secure Boot)"
+	else
+		say "for QEMU only (no storage or file system modules): make test-deb boots it"
+	fi
 }
 
 case $cmd in
 config) config ;;
 build) build ;;
-*) die "usage: deb.sh config|build REPO SRC DEBDIR [test|debian]" ;;
+*) die "usage: deb.sh config|build REPO SRC DEBDIR [debian|test]" ;;
 esac

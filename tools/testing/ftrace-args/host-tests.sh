@@ -201,8 +201,9 @@ t_export() {
 }
 
 # make deb's config step (build/deb.sh config) on Debian's own config:
-# the fragments hold, Debian's key options stay as Debian has them, and
-# with DEB_MODULES=test only the modules the fragments ask for are left.
+# the fragments hold, Debian's key options stay as Debian has them; the
+# QEMU variant of make test-deb has only the modules the fragments ask
+# for, make deb's own has Debian's.
 t_deb_config() {
 	local d=$tmp/deb o
 	[ -r /usr/src/linux-config-6.12/config.amd64_none_amd64.xz ] ||
@@ -215,6 +216,15 @@ t_deb_config() {
 		grep -qx "$o" "$d/obj/.config" || { echo "no $o"; return 1; }
 	done
 	[ "$(grep -c '=m$' "$d/obj/.config")" -lt 20 ] || { echo "Debian's modules are left in"; return 1; }
+	# make deb's own (DEB_MODULES=debian): Debian's modules, none of the
+	# QEMU test's changes
+	"$repo/build/deb.sh" config "$repo" "$src" "$tmp/debfull" debian > "$tmp/deb.log" 2>&1 ||
+		{ cat "$tmp/deb.log"; return 1; }
+	[ "$(grep -c '=m$' "$tmp/debfull/obj/.config")" -gt 3000 ] || { echo "Debian's modules are not in"; return 1; }
+	for o in CONFIG_9P_FS=m CONFIG_FUNCTION_ARGS_TRACER=y 'CONFIG_LOCALVERSION="-ftrace-args-amd64"' \
+		 '# CONFIG_FTRACE_STARTUP_TEST is not set'; do
+		grep -qx "$o" "$tmp/debfull/obj/.config" || { echo "make deb: no $o"; return 1; }
+	done
 	# a fragment that changes a key option of Debian's is refused
 	printf '# CONFIG_X86_KERNEL_IBT is not set\n' > "$tmp/bad.config"
 	if DEB_EXTRA_CONFIG=$tmp/bad.config "$repo/build/deb.sh" config "$repo" "$src" "$d" test \
