@@ -75,11 +75,8 @@ config() {
 	named=$(sed -n -e 's/^CONFIG_\([A-Za-z0-9_]*\)=.*/\1/p' \
 		-e 's/^# CONFIG_\([A-Za-z0-9_]*\) is not set$/\1/p' "${frags[@]}" | sort -u)
 	lost=$(sed -n 's/^CONFIG_\([A-Za-z0-9_]*\)=[^m].*/\1/p' "$obj/config.debian" | sort -u |
-		while read -r o; do
-			grep -qxF "$o" <<< "$named" && continue
-			grep -q "^CONFIG_$o=" "$obj/.config" && continue
-			echo "$o"
-		done)
+		comm -23 - <(echo "$named") |
+		comm -23 - <(sed -n 's/^CONFIG_\([A-Za-z0-9_]*\)=.*/\1/p' "$obj/.config" | sort -u))
 	for o in $key_options; do
 		if [ "$(grep "^CONFIG_$o=" "$obj/config.debian" || true)" != "$(grep "^CONFIG_$o=" "$obj/.config" || true)" ]; then
 			echo "deb: $o: Debian '$(grep "^CONFIG_$o=" "$obj/config.debian" || echo unset)'," \
