@@ -567,6 +567,8 @@ if [ -x "$mtool" ] && command -v bpftrace > /dev/null && [ -x "$bpfa" ]; then
 	}
 	tool() {	# TOOL N: one run, into /tmp/tl.{a,d,c}.TOOL.N
 		local t0 t1 t2 sum wp
+		# the console says where a long run is
+		echo "bench: tools $1 N=$2 ($(date +%s) s)" > /dev/console 2> /dev/null || true
 		rm -f /tmp/wl.go; mkfifo /tmp/wl.go
 		sh -c 'read x < /tmp/wl.go; exec dd if=/tmp/wl.f of=/tmp/wl.g bs=512 conv=fsync 2> /dev/null' &
 		wp=$!
@@ -610,18 +612,22 @@ if [ -x "$mtool" ] && command -v bpftrace > /dev/null && [ -x "$bpfa" ]; then
 	ulimit -n 65536
 	tools="multitrace bpftrace"
 	[ -n "$fcc" ] && tools="$tools funccount"
+	# BENCH_TOOL_REPS: the runs of each tool at each N (default
+	# BENCH_ATTACH_REPS): bpftrace and funccount take minutes of guest
+	# time each at N = 1000
+	treps=${BENCH_TOOL_REPS:-$areps}
 	for n in ${BENCH_TOOL_NS:-100 1000}; do
 		{ grep -E "$hot" /tmp/bf.all; grep -v -E "$hot" /tmp/bf.all; } |
 			head -n "$n" > "/tmp/bt.$n"
 		for t in $tools; do
 			: > "/tmp/tl.a.$t.$n"; : > "/tmp/tl.d.$t.$n"; : > "/tmp/tl.c.$t.$n"
 		done
-		for _ in $(seq "$areps"); do
+		for _ in $(seq "$treps"); do
 			for t in $tools; do
 				tool "$t" "$n"
 			done
 		done
-		row "N=$n functions: s (medians of $areps)" "other tool" "multitrace"
+		row "N=$n functions: s (medians of $treps)" "other tool" "multitrace"
 		for t in $tools; do
 			[ $t = multitrace ] && continue
 			row "  $t: start to attached" "$(s2 "/tmp/tl.a.$t.$n")" "$(s2 "/tmp/tl.a.multitrace.$n")"
