@@ -100,11 +100,13 @@ build() {
 	# A new config when there is none, or when Debian's config, a
 	# fragment or MODULES changed
 	[ -f "$obj/.config" ] && [ "$(cat "$obj/deb-inputs" 2> /dev/null)" = "$(inputs)" ] || config
-	rel=$(make -s -C "$src" O="$obj" kernelrelease)
-	say "building $rel in $obj (Debian's config, modules: $modules)"
+	say "building in $obj (Debian's config, modules: $modules)"
 	# Built first with ccache, as the other kernels; bindeb-pkg then finds
 	# it built (CC on the command line reaches its sub-makes).
 	make -C "$src" O="$obj" CC="ccache gcc" -j"${JOBS:-$(nproc)}" bzImage modules
+	# the build writes the release; before it, kernelrelease may give
+	# the previous config's
+	rel=$(cat "$obj/include/config/kernel.release")
 	say "kernel built in $((SECONDS - t0)) s; packaging"
 	rm -f "$dir"/*.deb "$dir"/*.buildinfo "$dir"/*.changes
 	# No -dbg package (the whole vmlinux with DWARF): the image package
