@@ -25,6 +25,7 @@
  */
 #include <linux/ftrace_direct_batch.h>
 #include <linux/ftrace.h>
+#include <linux/filter.h>
 #include <linux/kallsyms.h>
 #include <linux/module.h>
 #include <linux/slab.h>
@@ -137,6 +138,47 @@ static bool fdb_text_going(unsigned long addr)
 	return going;
 }
 
+void ftrace_direct_batch_owner(unsigned long ip, unsigned long addr,
+			       char *buf, size_t size)
+{
+	struct ftrace_direct_batch *batch;
+	struct module *mod;
+
+	lockdep_assert_held(&direct_mutex);
+	list_for_each_entry(batch, &ftrace_direct_batches, list) {
+		if (ftrace_direct_batch_has(batch, ip)) {
+			strscpy(buf, batch->owner, size);
+			return;
+		}
+	}
+	if (is_bpf_text_address(addr)) {
+		strscpy(buf, "bpf", size);
+		return;
+	}
+	preempt_disable();
+	mod = __module_text_address(addr);
+	if (mod)
+		snprintf(buf, size, "module:%s", mod->name);
+	else
+		strscpy(buf, "kernel", size);
+	preempt_enable();
+}
+
+/*
+ * @batch may not take @ip: another owner's direct trampoline is there.
+ * The caller gets -EBUSY; the log says who has the function, which an
+ * errno cannot (a BPF link, a module).
+ */
+static void fdb_busy(struct ftrace_direct_batch *batch, unsigned long ip)
+{
+	char owner[FDB_OWNER_MAX + 8];
+
+	ftrace_direct_batch_owner(ip, ftrace_find_rec_direct(ip), owner,
+				  sizeof(owner));
+	pr_notice_ratelimited("ftrace: %s cannot attach to %ps: %s has a direct trampoline there\n",
+			      batch->owner, (void *)ip, owner);
+}
+
 /*
  * Build the request hash (ip -> addr) from @cnt functions, checking each
  * one.  @ips is the caller's array, @pairs gives the trampolines (NULL for
@@ -180,7 +222,11 @@ static int fdb_request(struct ftrace_direct_batch *batch,
 			if (!ftrace_direct_batch_has(batch, ip))
 				goto fail;
 		} else if (ftrace_find_rec_direct(ip)) {
-			err = ftrace_direct_batch_has(batch, ip) ? -EEXIST : -EBUSY;
+			err = -EEXIST;
+			if (ftrace_direct_batch_has(batch, ip))
+				goto fail;
+			fdb_busy(batch, ip);
+			err = -EBUSY;
 			goto fail;
 		}
 		err = -ENOMEM;
@@ -543,13 +589,21 @@ static int fdb_ops_func(struct ftrace_ops *ops, enum ftrace_ops_cmd cmd)
 	lockdep_assert_held(&direct_mutex);
 	switch (cmd) {
 	case FTRACE_OPS_CMD_ENABLE_SHARE_IPMODIFY_PEER:
-		if (!batch->ipmodify)
+		if (!batch->ipmodify) {
+			pr_notice_ratelimited("ftrace: an IPMODIFY user (livepatch, a kprobe that changes ip) cannot share %ps with %s\n",
+					      (void *)ftrace_ipmodify_peer_ip,
+					      batch->owner);
 			return -EBUSY;
+		}
 		return batch->ipmodify(batch, ftrace_ipmodify_peer_ip, true);
 	case FTRACE_OPS_CMD_DISABLE_SHARE_IPMODIFY_PEER:
 		if (batch->ipmodify)
 			batch->ipmodify(batch, ftrace_ipmodify_peer_ip, false);
 		return 0;
+	case FTRACE_OPS_CMD_ENABLE_SHARE_IPMODIFY_SELF:
+		pr_notice_ratelimited("ftrace: %s cannot attach: a function it asks for has an IPMODIFY user (livepatch, a kprobe that changes ip)\n",
+				      batch->owner);
+		return -EBUSY;
 	default:
 		return -EBUSY;
 	}

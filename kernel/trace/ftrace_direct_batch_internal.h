@@ -45,6 +45,14 @@ extern struct list_head ftrace_direct_batches;
 /* Is @ip, an ftrace location, a function of @batch?  Under direct_mutex */
 bool ftrace_direct_batch_has(struct ftrace_direct_batch *batch, unsigned long ip);
 
+/*
+ * Who attached the direct trampoline @addr at @ip, as direct_functions
+ * names it: a batch's owner, "bpf", "module:NAME" or "kernel".  Under
+ * direct_mutex.
+ */
+void ftrace_direct_batch_owner(unsigned long ip, unsigned long addr,
+			       char *buf, size_t size);
+
 /* Call @fn on every record that ftrace patches, under ftrace_lock */
 int ftrace_direct_batch_walk(int (*fn)(struct dyn_ftrace *rec,
 				       unsigned long index, void *data),

@@ -10,9 +10,7 @@
  * See Documentation/trace/ftrace-direct-batch.rst
  */
 #include <linux/ftrace.h>
-#include <linux/module.h>
 #include <linux/seq_file.h>
-#include <linux/filter.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/security.h>
@@ -34,32 +32,6 @@ static int fdb_line_cmp(const void *a, const void *b)
 	return x->ip < y->ip ? -1 : x->ip > y->ip;
 }
 
-/* Who attached @addr at @ip: a batch, a BPF trampoline, a module. */
-static void fdb_owner(struct fdb_line *line)
-{
-	struct ftrace_direct_batch *batch;
-	struct module *mod;
-
-	list_for_each_entry(batch, &ftrace_direct_batches, list) {
-		if (ftrace_direct_batch_has(batch, line->ip)) {
-			strscpy(line->owner, batch->owner, sizeof(line->owner));
-			return;
-		}
-	}
-	if (is_bpf_text_address(line->addr)) {
-		strscpy(line->owner, "bpf", sizeof(line->owner));
-		return;
-	}
-	preempt_disable();
-	mod = __module_text_address(line->addr);
-	if (mod)
-		snprintf(line->owner, sizeof(line->owner), "module:%s",
-			 mod->name);
-	else
-		strscpy(line->owner, "kernel", sizeof(line->owner));
-	preempt_enable();
-}
-
 static int fdb_show(struct seq_file *m, void *v)
 {
 	struct ftrace_func_entry *entry;
@@ -78,7 +50,9 @@ static int fdb_show(struct seq_file *m, void *v)
 		hlist_for_each_entry(entry, &hash->buckets[i], hlist) {
 			lines[n].ip = entry->ip;
 			lines[n].addr = entry->direct;
-			fdb_owner(&lines[n]);
+			ftrace_direct_batch_owner(lines[n].ip, lines[n].addr,
+						  lines[n].owner,
+						  sizeof(lines[n].owner));
 			n++;
 		}
 	}
