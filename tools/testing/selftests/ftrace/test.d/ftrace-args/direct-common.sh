@@ -10,3 +10,18 @@ check_agree() {
 		cut -d' ' -f1 | sort > $TMPDIR/ef
 	diff $TMPDIR/df $TMPDIR/ef
 }
+
+# ntramp: the BPF trampoline images, as kallsyms lists them
+ntramp() {
+	grep -c ' bpf_trampoline_[0-9]*' /proc/kallsyms || true
+}
+# wait_ntramp N: wait up to 20 s for ntramp to be N or less (an image goes
+# after the grace periods that cover it, from a workqueue)
+wait_ntramp() {
+	for i in $(seq 200); do
+		[ "$(ntramp)" -le "$1" ] && return 0
+		sleep 0.1
+	done
+	echo "$(ntramp) BPF trampoline images, more than $1"
+	return 1
+}
