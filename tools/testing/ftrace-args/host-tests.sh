@@ -235,6 +235,30 @@ t_deb_config() {
 		grep -q "Debian's key options changed" "$tmp/deb.log" || { cat "$tmp/deb.log"; return 1; }
 }
 
+# multitrace's make install (tools/tracing/multitrace), built against
+# SRC's uapi into TMP: the program and its man page where DESTDIR and
+# prefix put them; the page documents the options that --help lists, no
+# more, no fewer, and groff formats it without a warning
+t_multitrace_install() {
+	local root=$tmp/mt-root man got want out
+	make -s -C "$repo/tools/tracing/multitrace" SRC="$src" OUTPUT="$tmp/mt/" \
+		DESTDIR="$root" install > "$tmp/mt.log" 2>&1 ||
+		{ tail -n 20 "$tmp/mt.log"; return 1; }
+	man=$root/usr/local/share/man/man8/multitrace.8
+	[ -x "$root/usr/local/bin/multitrace" ] || { echo "no bin/multitrace in $root/usr/local"; return 1; }
+	[ -f "$man" ] || { echo "no share/man/man8/multitrace.8 in $root/usr/local"; return 1; }
+	got=$("$root/usr/local/bin/multitrace" --help | grep -oE '^  -[a-zA-Z], --[a-z-]+' |
+		sed 's/^  //' | sort)
+	want=$(sed -n 's/^\.BR \\-\([a-zA-Z]\) ", " \\-\\-\([^ ]*\).*/-\1, --\2/p' "$man" |
+		sed 's/\\-/-/g' | sort)
+	[ -n "$got" ] && [ "$got" = "$want" ] ||
+		{ echo "--help: $(echo $got); man page: $(echo $want)"; return 1; }
+	command -v groff > /dev/null ||
+		{ echo "groff is not installed: the man page was not formatted"; return 2; }
+	out=$(groff -man -ww -z "$man" 2>&1) || { echo "groff: $out"; return 1; }
+	[ -z "$out" ] || { echo "groff: $out"; return 1; }
+}
+
 # The bench's statistics (bench/stats.sh), on numbers with known answers.
 # nums FILE N...: FILE holds N..., one a line.
 nums() { local f=$tmp/$1; shift; printf '%s\n' "$@" > "$f"; }
@@ -296,4 +320,6 @@ if [ -n "$src" ]; then
 	run_test "host: Kconfig: arm64 leaves out function_args and the batch interface" t_kconfig_arch
 	run_test "host: make export: the series applies in order and gives the tested tree" t_export
 	run_test "host: make deb: Debian's config, the fragments, Debian's key options kept" t_deb_config
+	run_test "host: multitrace: make install puts the program and its man page, which matches --help" \
+		t_multitrace_install
 fi
