@@ -605,7 +605,8 @@ if [ -x "$mtool" ] && command -v bpftrace > /dev/null && [ -x "$bpfa" ]; then
 			tp=$!
 			wait_for /tmp/tl.out '^attached$' || exit 1 ;;
 		funccount)
-			"$fcc" -p "$wp" -r "^($(paste -sd'|' "/tmp/bt.$2"))\$" > /tmp/tl.out 2>&1 &
+			# its "Tracing" line reaches the file only unbuffered
+			PYTHONUNBUFFERED=1 "$fcc" -p "$wp" -r "^($(paste -sd'|' "/tmp/bt.$2"))\$" > /tmp/tl.out 2>&1 &
 			tp=$!
 			wait_for /tmp/tl.out '^Tracing ' || exit 1 ;;
 		esac
