@@ -5,6 +5,9 @@
 #include <sys/syscall.h>
 #include "tracing_multi.skel.h"
 #include "tracing_multi_testmod.skel.h"
+#include "tracing_multi_sleepable.skel.h"
+#include "tracing_multi_mixed.skel.h"
+#include "tracing_multi_struct.skel.h"
 #include "trace_helpers.h"
 
 #define NR_FUNCS 9
@@ -33,6 +36,9 @@ static int set_addrs(__u64 *addrs, const char *fmt, const int *nums, int cnt)
 
 static const int fentry_nums[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9 };
 static const int testmod_nums[] = { 1, 2, 3, 7, 11 };
+static const int struct_nums[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9 };
+
+#define NR_TESTMOD ARRAY_SIZE(testmod_nums)
 
 /* The skeleton, loaded, with the functions' addresses and our pid */
 static struct tracing_multi *load(void)
@@ -323,16 +329,33 @@ static void test_attach_fail(void)
 		ASSERT_EQ(link_create(prog_fd, many, 131073), -E2BIG, "cnt over the limit");
 		free(many);
 	}
-	/* the program type must match the link's attach type */
+	/*
+	 * the program type must match the link's attach type: link_create()
+	 * refuses a BPF_PROG_TYPE_TRACING program whose expected_attach_type
+	 * is not the link's with EINVAL, a fentry.multi program as a fexit or
+	 * fsession multi link, and a single fentry program as a multi link
+	 */
 	{
 		LIBBPF_OPTS(bpf_link_create_opts, opts);
 
 		opts.tracing_multi.ids = ids;
 		opts.tracing_multi.cnt = NR_FUNCS;
 		fd = bpf_link_create(prog_fd, 0, BPF_TRACE_FEXIT_MULTI, &opts);
-		ASSERT_LT(fd, 0, "attach type mismatch");
-		if (fd >= 0)
+		if (!ASSERT_LT(fd, 0, "attach type mismatch"))
 			close(fd);
+		else
+			ASSERT_EQ(errno, EINVAL, "attach type mismatch errno");
+		fd = bpf_link_create(prog_fd, 0, BPF_TRACE_FSESSION_MULTI, &opts);
+		if (!ASSERT_LT(fd, 0, "fsession mismatch"))
+			close(fd);
+		else
+			ASSERT_EQ(errno, EINVAL, "fsession mismatch errno");
+		fd = bpf_link_create(bpf_program__fd(skel->progs.fentry_single), 0,
+				     BPF_TRACE_FENTRY_MULTI, &opts);
+		if (!ASSERT_LT(fd, 0, "single fentry as multi"))
+			close(fd);
+		else
+			ASSERT_EQ(errno, EINVAL, "single fentry as multi errno");
 	}
 
 	/* None of those left anything: the functions attach, once each */
@@ -503,6 +526,419 @@ cleanup:
 	tracing_multi__destroy(skel);
 }
 
+/* Call bpf_fentry_test1..9 once each, through @prog's BPF_PROG_TEST_RUN */
+static void trigger_prog(const struct bpf_program *prog)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, topts);
+	int err;
+
+	err = bpf_prog_test_run_opts(bpf_program__fd(prog), &topts);
+	ASSERT_OK(err, "test_run");
+	ASSERT_EQ(topts.retval, 0, "test_run retval");
+}
+
+/*
+ * Sleepable fexit.multi.s and fsession.multi.s programs, as test_sleepable
+ * does for fentry.multi.s: refused with EINVAL on bpf_fentry_test2, which
+ * neither allows error injection nor is a sleepable fmod_ret kfunc, and on
+ * a pattern that names it beside bpf_fentry_test1 (all or nothing);
+ * attached to bpf_fentry_test1, they read user memory and see its
+ * argument and its return value.
+ */
+static void test_sleepable_exit(bool session)
+{
+	struct tracing_multi_sleepable *skel;
+	struct bpf_program *prog;
+	struct bpf_link *link;
+	struct ksyms *ksyms;
+	char x = 'x';
+
+	skel = tracing_multi_sleepable__open_and_load();
+	if (!ASSERT_OK_PTR(skel, "open_and_load"))
+		return;
+	skel->bss->pid = getpid();
+	skel->bss->user_ptr = (__u64)(unsigned long)&x;
+	ksyms = load_kallsyms_local();
+	if (!ASSERT_OK_PTR(ksyms, "load_kallsyms_local"))
+		goto cleanup;
+	skel->bss->func_addr = ksym_get_addr_local(ksyms, "bpf_fentry_test1");
+	free_kallsyms_local(ksyms);
+	if (!ASSERT_NEQ(skel->bss->func_addr, 0, "bpf_fentry_test1"))
+		goto cleanup;
+	prog = session ? skel->progs.fsession_sleepable : skel->progs.fexit_sleepable;
+
+	link = bpf_program__attach_tracing_multi(prog, "bpf_fentry_test2", NULL);
+	if (!ASSERT_ERR_PTR(link, "not on bpf_fentry_test2"))
+		bpf_link__destroy(link);
+	else
+		ASSERT_EQ(libbpf_get_error(link), -EINVAL, "errno");
+	link = bpf_program__attach_tracing_multi(prog, "bpf_fentry_test?", NULL);
+	if (!ASSERT_ERR_PTR(link, "not on bpf_fentry_test?"))
+		bpf_link__destroy(link);
+	else
+		ASSERT_EQ(libbpf_get_error(link), -EINVAL, "pattern errno");
+	/* neither refusal left the program on bpf_fentry_test1 */
+	trigger_prog(prog);
+	ASSERT_EQ(skel->bss->entry_result, 0, "entry after refusals");
+	ASSERT_EQ(skel->bss->exit_result, 0, "exit after refusals");
+
+	link = bpf_program__attach_tracing_multi(prog, "bpf_fentry_test1", NULL);
+	if (!ASSERT_OK_PTR(link, "on bpf_fentry_test1"))
+		goto cleanup;
+	trigger_prog(prog);
+	trigger_prog(prog);
+	ASSERT_EQ(skel->bss->entry_result, session ? 2 : 0, "sleepable entry runs");
+	ASSERT_EQ(skel->bss->exit_result, 2, "sleepable exit runs");
+
+	/* Detached: nothing counts any more */
+	bpf_link__destroy(link);
+	trigger_prog(prog);
+	ASSERT_EQ(skel->bss->exit_result, 2, "exit after detach");
+cleanup:
+	tracing_multi_sleepable__destroy(skel);
+}
+
+/*
+ * bpf_testmod's BTF object: its fd, which BPF_LINK_CREATE takes in
+ * btf_fds, and its types (split on @vmlinux) in @btf.  Returns the fd or -1.
+ */
+static int testmod_btf(struct btf *vmlinux, struct btf **btf)
+{
+	struct bpf_btf_info info;
+	char name[64];
+	__u32 id = 0, len;
+	int fd;
+
+	while (!bpf_btf_get_next_id(id, &id)) {
+		fd = bpf_btf_get_fd_by_id(id);
+		if (fd < 0)
+			continue;
+		len = sizeof(info);
+		memset(&info, 0, sizeof(info));
+		info.name = ptr_to_u64(name);
+		info.name_len = sizeof(name);
+		if (!bpf_btf_get_info_by_fd(fd, &info, &len) && info.kernel_btf &&
+		    !strcmp(name, "bpf_testmod")) {
+			*btf = btf__load_from_kernel_by_id_split(id, vmlinux);
+			if (ASSERT_OK_PTR(*btf, "bpf_testmod BTF"))
+				return fd;
+			*btf = NULL;
+			close(fd);
+			return -1;
+		}
+		close(fd);
+	}
+	PRINT_FAIL("no BTF object of bpf_testmod\n");
+	return -1;
+}
+
+/* The BTF ids of the functions that @fmt with @nums names, in @btf */
+static int find_ids(struct btf *btf, const char *fmt, const int *nums, int cnt,
+		    __u32 *ids)
+{
+	char name[64];
+	int i, id;
+
+	for (i = 0; i < cnt; i++) {
+		snprintf(name, sizeof(name), fmt, nums[i]);
+		id = btf__find_by_name_kind(btf, name, BTF_KIND_FUNC);
+		if (!ASSERT_GT(id, 0, name))
+			return -1;
+		ids[i] = id;
+	}
+	return 0;
+}
+
+/* bpf_testmod's reference count, from sysfs; -1 if unknown */
+static int testmod_refcnt(void)
+{
+	FILE *f = fopen("/sys/module/bpf_testmod/refcnt", "r");
+	int cnt;
+
+	if (!ASSERT_OK_PTR(f, "bpf_testmod refcnt"))
+		return -1;
+	if (fscanf(f, "%d", &cnt) != 1)
+		cnt = -1;
+	fclose(f);
+	return cnt;
+}
+
+/*
+ * bpf_testmod's functions by id, with the module's BTF object in btf_fds:
+ * each call is seen with its arguments (stack arguments included), the
+ * link info gives the ids and the addresses, and each link holds the
+ * module once.  The module's ids without its BTF name nothing in
+ * vmlinux's BTF: EINVAL.
+ */
+static void test_testmod_ids(void)
+{
+	LIBBPF_OPTS(bpf_link_create_opts, opts);
+	__u32 ids[NR_TESTMOD], btf_fds[NR_TESTMOD], info_ids[NR_TESTMOD];
+	__u64 addrs[NR_TESTMOD];
+	struct tracing_multi_testmod *skel = NULL;
+	struct btf *vmlinux, *mod_btf = NULL;
+	struct bpf_link_info info = {};
+	__u32 len = sizeof(info);
+	int mod_fd, fd, entry_fd = -1, exit_fd = -1;
+	int i, err, refcnt;
+
+	vmlinux = btf__load_vmlinux_btf();
+	if (!ASSERT_OK_PTR(vmlinux, "btf__load_vmlinux_btf"))
+		return;
+	mod_fd = testmod_btf(vmlinux, &mod_btf);
+	if (mod_fd < 0 || find_ids(mod_btf, "bpf_testmod_fentry_test%d",
+				   testmod_nums, NR_TESTMOD, ids))
+		goto cleanup;
+	for (i = 0; i < NR_TESTMOD; i++)
+		btf_fds[i] = mod_fd;
+
+	skel = tracing_multi_testmod__open_and_load();
+	if (!ASSERT_OK_PTR(skel, "open_and_load"))
+		goto cleanup;
+	skel->bss->pid = getpid();
+	if (set_addrs(skel->bss->func_addr, "bpf_testmod_fentry_test%d",
+		      testmod_nums, NR_TESTMOD))
+		goto cleanup;
+
+	/* without the module's BTF */
+	opts.tracing_multi.ids = ids;
+	opts.tracing_multi.cnt = NR_TESTMOD;
+	fd = bpf_link_create(bpf_program__fd(skel->progs.fentry_testmod), 0,
+			     BPF_TRACE_FENTRY_MULTI, &opts);
+	if (!ASSERT_LT(fd, 0, "module ids without btf_fds"))
+		close(fd);
+	else
+		ASSERT_EQ(errno, EINVAL, "module ids without btf_fds errno");
+
+	refcnt = testmod_refcnt();
+	opts.tracing_multi.btf_fds = btf_fds;
+	entry_fd = bpf_link_create(bpf_program__fd(skel->progs.fentry_testmod), 0,
+				   BPF_TRACE_FENTRY_MULTI, &opts);
+	exit_fd = bpf_link_create(bpf_program__fd(skel->progs.fexit_testmod), 0,
+				  BPF_TRACE_FEXIT_MULTI, &opts);
+	if (!ASSERT_GE(entry_fd, 0, "attach entry") ||
+	    !ASSERT_GE(exit_fd, 0, "attach exit"))
+		goto cleanup;
+
+	ASSERT_OK(trigger_module_test_read(1), "trigger_read");
+	for (i = 1; i <= 11; i++) {
+		__u64 want = i <= 3 || i == 7 || i == 11;
+
+		ASSERT_EQ(skel->bss->entry_result[i], want, "testmod entry");
+		ASSERT_EQ(skel->bss->exit_result[i], want, "testmod exit");
+	}
+
+	/* The link's info: the module's ids, and the functions' addresses */
+	info.tracing_multi.ids = ptr_to_u64(info_ids);
+	info.tracing_multi.addrs = ptr_to_u64(addrs);
+	info.tracing_multi.count = NR_TESTMOD;
+	err = bpf_link_get_info_by_fd(entry_fd, &info, &len);
+	if (ASSERT_OK(err, "link info")) {
+		ASSERT_EQ(info.type, BPF_LINK_TYPE_TRACING_MULTI, "link type");
+		ASSERT_EQ(info.tracing_multi.attach_type, BPF_TRACE_FENTRY_MULTI,
+			  "attach type");
+		ASSERT_EQ(info.tracing_multi.count, NR_TESTMOD, "count");
+		for (i = 0; i < NR_TESTMOD; i++) {
+			ASSERT_EQ(info_ids[i], ids[i], "id");
+			ASSERT_EQ(addrs[i], skel->bss->func_addr[testmod_nums[i]], "addr");
+		}
+	}
+
+	/* Each link holds the module once, as a single fentry does */
+	ASSERT_EQ(testmod_refcnt(), refcnt + 2, "bpf_testmod refcnt");
+	err = syscall(__NR_delete_module, "bpf_testmod", O_NONBLOCK);
+	ASSERT_ERR(err, "bpf_testmod unload refused");
+	ASSERT_EQ(errno, EWOULDBLOCK, "unload errno");
+cleanup:
+	if (entry_fd >= 0)
+		close(entry_fd);
+	if (exit_fd >= 0)
+		close(exit_fd);
+	tracing_multi_testmod__destroy(skel);
+	btf__free(mod_btf);
+	btf__free(vmlinux);
+	if (mod_fd >= 0)
+		close(mod_fd);
+}
+
+/* The functions of the mixed link, their argument count, first argument and return */
+static const struct {
+	const char *name;
+	bool testmod;
+	__u64 cnt, arg0, ret;
+} mixed_funcs[] = {
+	{ "bpf_fentry_test1", false, 1, 1, 2 },
+	{ "bpf_fentry_test2", false, 2, 2, 5 },
+	{ "bpf_fentry_test6", false, 6, 16, 111 },
+	{ "bpf_testmod_fentry_test1", true, 1, 1, 2 },
+	{ "bpf_testmod_fentry_test2", true, 2, 2, 5 },
+	{ "bpf_testmod_fentry_test7", true, 7, 16, 133 },
+	{ "bpf_testmod_fentry_test11", true, 11, 16, 231 },
+};
+
+#define NR_MIXED ARRAY_SIZE(mixed_funcs)
+
+/*
+ * One link on functions of two BTFs, vmlinux's and bpf_testmod's, by ids
+ * and btf_fds (0 for vmlinux), with a cookie each: every function's calls
+ * are seen with the right arguments and cookie, the link info lists them
+ * in order, the link holds the module, and detaching the fentry link
+ * leaves the fexit link on both kinds.
+ */
+static void test_mixed_btfs(void)
+{
+	LIBBPF_OPTS(bpf_link_create_opts, opts);
+	__u32 ids[NR_MIXED], btf_fds[NR_MIXED], info_ids[NR_MIXED];
+	__u64 cookies[NR_MIXED], info_cookies[NR_MIXED], addrs[NR_MIXED];
+	struct tracing_multi_mixed *skel = NULL;
+	struct btf *vmlinux, *mod_btf = NULL;
+	struct bpf_link_info info = {};
+	__u32 len = sizeof(info);
+	int mod_fd, entry_fd = -1, exit_fd = -1;
+	struct ksyms *ksyms;
+	int i, id, err;
+	bool ok;
+
+	vmlinux = btf__load_vmlinux_btf();
+	if (!ASSERT_OK_PTR(vmlinux, "btf__load_vmlinux_btf"))
+		return;
+	mod_fd = testmod_btf(vmlinux, &mod_btf);
+	if (mod_fd < 0)
+		goto cleanup;
+	for (i = 0; i < NR_MIXED; i++) {
+		id = btf__find_by_name_kind(mixed_funcs[i].testmod ? mod_btf : vmlinux,
+					    mixed_funcs[i].name, BTF_KIND_FUNC);
+		if (!ASSERT_GT(id, 0, mixed_funcs[i].name))
+			goto cleanup;
+		ids[i] = id;
+		btf_fds[i] = mixed_funcs[i].testmod ? mod_fd : 0;
+		cookies[i] = i + 1;
+	}
+
+	skel = tracing_multi_mixed__open_and_load();
+	if (!ASSERT_OK_PTR(skel, "open_and_load"))
+		goto cleanup;
+	skel->bss->pid = getpid();
+	ksyms = load_kallsyms_local();
+	if (!ASSERT_OK_PTR(ksyms, "load_kallsyms_local"))
+		goto cleanup;
+	for (i = 0; i < NR_MIXED; i++) {
+		skel->bss->func_addr[i] = ksym_get_addr_local(ksyms, mixed_funcs[i].name);
+		skel->bss->func_cnt[i] = mixed_funcs[i].cnt;
+		skel->bss->func_arg0[i] = mixed_funcs[i].arg0;
+		skel->bss->func_ret[i] = mixed_funcs[i].ret;
+	}
+	free_kallsyms_local(ksyms);
+	for (i = 0; i < NR_MIXED; i++) {
+		if (!ASSERT_NEQ(skel->bss->func_addr[i], 0, mixed_funcs[i].name))
+			goto cleanup;
+	}
+
+	opts.tracing_multi.ids = ids;
+	opts.tracing_multi.btf_fds = btf_fds;
+	opts.tracing_multi.cookies = cookies;
+	opts.tracing_multi.cnt = NR_MIXED;
+	entry_fd = bpf_link_create(bpf_program__fd(skel->progs.fentry_mixed), 0,
+				   BPF_TRACE_FENTRY_MULTI, &opts);
+	exit_fd = bpf_link_create(bpf_program__fd(skel->progs.fexit_mixed), 0,
+				  BPF_TRACE_FEXIT_MULTI, &opts);
+	if (!ASSERT_GE(entry_fd, 0, "attach entry") ||
+	    !ASSERT_GE(exit_fd, 0, "attach exit"))
+		goto cleanup;
+
+	trigger_prog(skel->progs.fentry_mixed);
+	ASSERT_OK(trigger_module_test_read(1), "trigger_read");
+	for (i = 0; i < NR_MIXED; i++) {
+		ok = ASSERT_EQ(skel->bss->entry_result[i], 1, "mixed entry");
+		ok = ASSERT_EQ(skel->bss->exit_result[i], 1, "mixed exit") && ok;
+		if (!ok)
+			fprintf(stderr, "mixed: %s\n", mixed_funcs[i].name);
+	}
+
+	/* The link's info: both BTFs' ids, in order, with addresses and cookies */
+	info.tracing_multi.ids = ptr_to_u64(info_ids);
+	info.tracing_multi.addrs = ptr_to_u64(addrs);
+	info.tracing_multi.cookies = ptr_to_u64(info_cookies);
+	info.tracing_multi.count = NR_MIXED;
+	err = bpf_link_get_info_by_fd(exit_fd, &info, &len);
+	if (ASSERT_OK(err, "link info")) {
+		ASSERT_EQ(info.tracing_multi.attach_type, BPF_TRACE_FEXIT_MULTI,
+			  "attach type");
+		ASSERT_EQ(info.tracing_multi.count, NR_MIXED, "count");
+		for (i = 0; i < NR_MIXED; i++) {
+			ASSERT_EQ(info_ids[i], ids[i], "id");
+			ASSERT_EQ(addrs[i], skel->bss->func_addr[i], "addr");
+			ASSERT_EQ(info_cookies[i], cookies[i], "cookie");
+		}
+	}
+
+	/* The link holds the module */
+	err = syscall(__NR_delete_module, "bpf_testmod", O_NONBLOCK);
+	ASSERT_ERR(err, "bpf_testmod unload refused");
+	ASSERT_EQ(errno, EWOULDBLOCK, "unload errno");
+
+	/* The fentry link goes: the fexit link stays on both kinds */
+	close(entry_fd);
+	entry_fd = -1;
+	memset(skel->bss->entry_result, 0, sizeof(skel->bss->entry_result));
+	memset(skel->bss->exit_result, 0, sizeof(skel->bss->exit_result));
+	trigger_prog(skel->progs.fentry_mixed);
+	ASSERT_OK(trigger_module_test_read(1), "trigger_read");
+	for (i = 0; i < NR_MIXED; i++) {
+		ok = ASSERT_EQ(skel->bss->entry_result[i], 0, "entry detached");
+		ok = ASSERT_EQ(skel->bss->exit_result[i], 1, "exit after entry") && ok;
+		if (!ok)
+			fprintf(stderr, "mixed: %s\n", mixed_funcs[i].name);
+	}
+cleanup:
+	if (entry_fd >= 0)
+		close(entry_fd);
+	if (exit_fd >= 0)
+		close(exit_fd);
+	tracing_multi_mixed__destroy(skel);
+	btf__free(mod_btf);
+	btf__free(vmlinux);
+	if (mod_fd >= 0)
+		close(mod_fd);
+}
+
+/*
+ * Struct arguments: fentry.multi and fexit.multi on bpf_testmod's
+ * bpf_testmod_test_struct_arg_1..9, as tracing_struct does with single
+ * links.  A struct of up to 16 bytes passed by value takes one slot per
+ * 8 bytes: bpf_get_func_arg_cnt() counts the slots (the trampoline's
+ * nr_regs, as for a single fentry), bpf_get_func_arg() reads one slot,
+ * and 7..9 have their struct, or arguments after it, on the stack.
+ */
+static void test_struct_args(void)
+{
+	/* argument slots of bpf_testmod_test_struct_arg_N */
+	static const __u64 want_cnt[] = { 0, 4, 4, 4, 6, 0, 1, 7, 8, 10 };
+	struct tracing_multi_struct *skel;
+	bool ok;
+	int i;
+
+	skel = tracing_multi_struct__open_and_load();
+	if (!ASSERT_OK_PTR(skel, "open_and_load"))
+		return;
+	skel->bss->pid = getpid();
+	if (set_addrs(skel->bss->func_addr, "bpf_testmod_test_struct_arg_%d",
+		      struct_nums, ARRAY_SIZE(struct_nums)))
+		goto cleanup;
+	if (!ASSERT_OK(tracing_multi_struct__attach(skel), "attach"))
+		goto cleanup;
+	ASSERT_OK(trigger_module_test_read(1), "trigger_read");
+	for (i = 1; i <= 9; i++) {
+		ok = ASSERT_EQ(skel->bss->arg_cnt[i], want_cnt[i], "arg cnt");
+		ok = ASSERT_EQ(skel->bss->entry_result[i], 1, "struct entry") && ok;
+		ok = ASSERT_EQ(skel->bss->exit_result[i], 1, "struct exit") && ok;
+		if (!ok)
+			fprintf(stderr, "struct: bpf_testmod_test_struct_arg_%d\n", i);
+	}
+cleanup:
+	tracing_multi_struct__destroy(skel);
+}
+
 void test_tracing_multi(void)
 {
 	if (test__start_subtest("skel_api"))
@@ -523,4 +959,14 @@ void test_tracing_multi(void)
 		test_sleepable();
 	if (test__start_subtest("fsession"))
 		test_fsession();
+	if (test__start_subtest("sleepable_fexit"))
+		test_sleepable_exit(false);
+	if (test__start_subtest("sleepable_fsession"))
+		test_sleepable_exit(true);
+	if (test__start_subtest("testmod_ids"))
+		test_testmod_ids();
+	if (test__start_subtest("mixed_btfs"))
+		test_mixed_btfs();
+	if (test__start_subtest("struct_args"))
+		test_struct_args();
 }
