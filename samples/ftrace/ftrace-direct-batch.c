@@ -11,15 +11,17 @@
  *   attach    attaches trampoline "tramp" (0 or 1) to all of it, or fails
  *   detach    detaches what of it is attached
  *   retarget  moves what of it is attached to the other trampoline;
- * hits0 and hits1 count the calls through each trampoline.
+ * hits0 and hits1 count the calls through each trampoline.  exit_ms
+ * (for tests) keeps the module going away that long when it unloads.
  */
 #include <linux/module.h>
+#include <linux/delay.h>
 #include <linux/ftrace_direct_batch.h>
 #include <linux/slab.h>
 #include "ftrace-direct-batch-tramp.h"
 
 static char *filter;
-static unsigned int count, tramp;
+static unsigned int count, tramp, exit_ms;
 static unsigned long hits0, hits1;
 module_param(filter, charp, 0444);
 MODULE_PARM_DESC(filter, "functions to attach at load (set_ftrace_filter syntax)");
@@ -27,6 +29,8 @@ module_param(count, uint, 0444);
 MODULE_PARM_DESC(count, "attach at most this many of them at load (0: all)");
 module_param(tramp, uint, 0644);
 MODULE_PARM_DESC(tramp, "trampoline (0 or 1) that attach uses");
+module_param(exit_ms, uint, 0444);
+MODULE_PARM_DESC(exit_ms, "for tests: the exit function first sleeps this long, the module going away");
 module_param(hits0, ulong, 0444);
 MODULE_PARM_DESC(hits0, "calls through trampoline 0");
 module_param(hits1, ulong, 0444);
@@ -173,6 +177,9 @@ static void __exit ftrace_direct_batch_sample_exit(void)
 {
 	struct ftrace_direct_batch *b;
 
+	/* MODULE_STATE_GOING from here on, with our BTF still registered */
+	if (exit_ms)
+		msleep(exit_ms);
 	kernel_param_lock(THIS_MODULE);
 	b = batch;
 	batch = NULL;

@@ -8,6 +8,7 @@
 #include "tracing_multi_sleepable.skel.h"
 #include "tracing_multi_mixed.skel.h"
 #include "tracing_multi_struct.skel.h"
+#include "tracing_multi_sample.skel.h"
 #include "trace_helpers.h"
 
 #define NR_FUNCS 9
@@ -599,10 +600,10 @@ cleanup:
 }
 
 /*
- * bpf_testmod's BTF object: its fd, which BPF_LINK_CREATE takes in
+ * Module @mod's BTF object: its fd, which BPF_LINK_CREATE takes in
  * btf_fds, and its types (split on @vmlinux) in @btf.  Returns the fd or -1.
  */
-static int testmod_btf(struct btf *vmlinux, struct btf **btf)
+static int module_btf(const char *mod, struct btf *vmlinux, struct btf **btf)
 {
 	struct bpf_btf_info info;
 	char name[64];
@@ -618,9 +619,9 @@ static int testmod_btf(struct btf *vmlinux, struct btf **btf)
 		info.name = ptr_to_u64(name);
 		info.name_len = sizeof(name);
 		if (!bpf_btf_get_info_by_fd(fd, &info, &len) && info.kernel_btf &&
-		    !strcmp(name, "bpf_testmod")) {
+		    !strcmp(name, mod)) {
 			*btf = btf__load_from_kernel_by_id_split(id, vmlinux);
-			if (ASSERT_OK_PTR(*btf, "bpf_testmod BTF"))
+			if (ASSERT_OK_PTR(*btf, "module BTF"))
 				return fd;
 			*btf = NULL;
 			close(fd);
@@ -628,7 +629,7 @@ static int testmod_btf(struct btf *vmlinux, struct btf **btf)
 		}
 		close(fd);
 	}
-	PRINT_FAIL("no BTF object of bpf_testmod\n");
+	PRINT_FAIL("no BTF object of %s\n", mod);
 	return -1;
 }
 
@@ -649,13 +650,16 @@ static int find_ids(struct btf *btf, const char *fmt, const int *nums, int cnt,
 	return 0;
 }
 
-/* bpf_testmod's reference count, from sysfs; -1 if unknown */
-static int testmod_refcnt(void)
+/* Module @mod's reference count, from sysfs; -1 if unknown */
+static int module_refcnt(const char *mod)
 {
-	FILE *f = fopen("/sys/module/bpf_testmod/refcnt", "r");
+	char path[128];
+	FILE *f;
 	int cnt;
 
-	if (!ASSERT_OK_PTR(f, "bpf_testmod refcnt"))
+	snprintf(path, sizeof(path), "/sys/module/%s/refcnt", mod);
+	f = fopen(path, "r");
+	if (!ASSERT_OK_PTR(f, path))
 		return -1;
 	if (fscanf(f, "%d", &cnt) != 1)
 		cnt = -1;
@@ -685,7 +689,7 @@ static void test_testmod_ids(void)
 	vmlinux = btf__load_vmlinux_btf();
 	if (!ASSERT_OK_PTR(vmlinux, "btf__load_vmlinux_btf"))
 		return;
-	mod_fd = testmod_btf(vmlinux, &mod_btf);
+	mod_fd = module_btf("bpf_testmod", vmlinux, &mod_btf);
 	if (mod_fd < 0 || find_ids(mod_btf, "bpf_testmod_fentry_test%d",
 				   testmod_nums, NR_TESTMOD, ids))
 		goto cleanup;
@@ -710,7 +714,7 @@ static void test_testmod_ids(void)
 	else
 		ASSERT_EQ(errno, EINVAL, "module ids without btf_fds errno");
 
-	refcnt = testmod_refcnt();
+	refcnt = module_refcnt("bpf_testmod");
 	opts.tracing_multi.btf_fds = btf_fds;
 	entry_fd = bpf_link_create(bpf_program__fd(skel->progs.fentry_testmod), 0,
 				   BPF_TRACE_FENTRY_MULTI, &opts);
@@ -745,7 +749,7 @@ static void test_testmod_ids(void)
 	}
 
 	/* Each link holds the module once, as a single fentry does */
-	ASSERT_EQ(testmod_refcnt(), refcnt + 2, "bpf_testmod refcnt");
+	ASSERT_EQ(module_refcnt("bpf_testmod"), refcnt + 2, "bpf_testmod refcnt");
 	err = syscall(__NR_delete_module, "bpf_testmod", O_NONBLOCK);
 	ASSERT_ERR(err, "bpf_testmod unload refused");
 	ASSERT_EQ(errno, EWOULDBLOCK, "unload errno");
@@ -802,7 +806,7 @@ static void test_mixed_btfs(void)
 	vmlinux = btf__load_vmlinux_btf();
 	if (!ASSERT_OK_PTR(vmlinux, "btf__load_vmlinux_btf"))
 		return;
-	mod_fd = testmod_btf(vmlinux, &mod_btf);
+	mod_fd = module_btf("bpf_testmod", vmlinux, &mod_btf);
 	if (mod_fd < 0)
 		goto cleanup;
 	for (i = 0; i < NR_MIXED; i++) {
@@ -939,6 +943,365 @@ cleanup:
 	tracing_multi_struct__destroy(skel);
 }
 
+/* The project's sample module, ftrace-direct-batch */
+#define SAMPLE_MOD	"ftrace_direct_batch"
+#define SAMPLE_DIR	"/sys/module/" SAMPLE_MOD
+#define NR_READS	5
+
+/*
+ * Load the sample module with @args.  False, the subtest skipped, if it
+ * cannot be, or if it is loaded already: it may have functions of its own
+ * attached, and the subtest unloads it.
+ */
+static bool sample_load(const char *args)
+{
+	char cmd[128];
+
+	if (!access(SAMPLE_DIR, F_OK)) {
+		printf("%s:SKIP:%s is loaded already\n", __func__, SAMPLE_MOD);
+		test__skip();
+		return false;
+	}
+	snprintf(cmd, sizeof(cmd), "modprobe ftrace-direct-batch %s", args);
+	if (system(cmd)) {
+		printf("%s:SKIP:'%s' failed: no sample module\n", __func__, cmd);
+		test__skip();
+		return false;
+	}
+	return true;
+}
+
+/* Unload the sample module if it is there, as the subtest loaded it */
+static void sample_unload(void)
+{
+	if (!access(SAMPLE_DIR, F_OK))
+		unload_module(SAMPLE_MOD, env.verbosity > VERBOSE_NONE);
+}
+
+/* Read the sample module's "attached" parameter: attached_get runs once */
+static int read_attached(void)
+{
+	char buf[32];
+	int fd, n;
+
+	fd = open(SAMPLE_DIR "/parameters/attached", O_RDONLY);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf));
+	close(fd);
+	return n > 0 ? 0 : -EIO;
+}
+
+/* The sample module is in its exit function: MODULE_STATE_GOING */
+static bool sample_going(void)
+{
+	char buf[16] = {};
+	bool going;
+	FILE *f;
+
+	f = fopen(SAMPLE_DIR "/initstate", "r");
+	if (!f)
+		return false;
+	going = fgets(buf, sizeof(buf), f) && !strcmp(buf, "going\n");
+	fclose(f);
+	return going;
+}
+
+/*
+ * The address of function @name of module @mod (NULL: vmlinux), from
+ * /proc/kallsyms, where a module's symbols end in "[MOD]"; 0 if none.
+ */
+static __u64 kallsyms_addr(const char *mod, const char *name)
+{
+	char line[256], sym[128], owner[64];
+	unsigned long long addr;
+	__u64 found = 0;
+	FILE *f;
+	int n;
+
+	f = fopen("/proc/kallsyms", "r");
+	if (!ASSERT_OK_PTR(f, "/proc/kallsyms"))
+		return 0;
+	while (!found && fgets(line, sizeof(line), f)) {
+		n = sscanf(line, "%llx %*c %127s [%63[^]]]", &addr, sym, owner);
+		if (n < 2 || strcmp(sym, name))
+			continue;
+		if (mod ? n == 3 && !strcmp(owner, mod) : n == 2)
+			found = addr;
+	}
+	fclose(f);
+	return found;
+}
+
+/* The functions of the sample's link by ids, their module (NULL: vmlinux) */
+static const struct {
+	const char *name, *mod;
+} sample_funcs[] = {
+	{ "attached_get", SAMPLE_MOD },
+	{ "bpf_testmod_fentry_test1", "bpf_testmod" },
+	{ "bpf_fentry_test1", NULL },
+};
+
+#define NR_SAMPLE ARRAY_SIZE(sample_funcs)
+
+/*
+ * The project's sample module: its attached_get, which a read of its
+ * "attached" parameter calls, by pattern, then by id in one link with a
+ * function of bpf_testmod and one of vmlinux, each with its cookie.  The
+ * program sees every call at the function's kallsyms address, each link
+ * holds the modules it names, and once the links are gone the sample
+ * module unloads.
+ */
+static void test_sample_module(void)
+{
+	LIBBPF_OPTS(bpf_link_create_opts, opts);
+	__u32 ids[NR_SAMPLE], btf_fds[NR_SAMPLE], info_ids[NR_SAMPLE];
+	__u64 cookies[NR_SAMPLE], info_cookies[NR_SAMPLE], addrs[NR_SAMPLE];
+	struct btf *vmlinux = NULL, *sample_btf = NULL, *mod_btf = NULL;
+	struct tracing_multi_sample *skel = NULL;
+	int sample_fd = -1, mod_fd = -1, fd = -1;
+	int i, id, err, refcnt, mod_refcnt;
+	struct bpf_link_info info = {};
+	struct bpf_link *link = NULL;
+	__u32 len = sizeof(info);
+	struct btf *btf;
+	bool ok;
+
+	if (!sample_load(""))
+		return;
+	skel = tracing_multi_sample__open_and_load();
+	if (!ASSERT_OK_PTR(skel, "open_and_load"))
+		goto cleanup;
+	skel->bss->pid = getpid();
+	for (i = 0; i < NR_SAMPLE; i++) {
+		skel->bss->func_addr[i] = kallsyms_addr(sample_funcs[i].mod,
+							sample_funcs[i].name);
+		if (!ASSERT_NEQ(skel->bss->func_addr[i], 0, sample_funcs[i].name))
+			goto cleanup;
+	}
+
+	/* By pattern: every read is seen, at attached_get's address */
+	refcnt = module_refcnt(SAMPLE_MOD);
+	link = bpf_program__attach_tracing_multi(skel->progs.fentry_sample,
+						 SAMPLE_MOD ":attached_get", NULL);
+	if (!ASSERT_OK_PTR(link, "attach by pattern"))
+		goto cleanup;
+	for (i = 0; i < NR_READS; i++)
+		ASSERT_OK(read_attached(), "read attached");
+	ASSERT_EQ(skel->bss->total, NR_READS, "calls by pattern");
+	ASSERT_EQ(skel->bss->calls[0], NR_READS, "attached_get calls");
+	ASSERT_EQ(skel->bss->last_ip, skel->bss->func_addr[0], "attached_get ip");
+
+	/* The link holds the module, once */
+	ASSERT_EQ(module_refcnt(SAMPLE_MOD), refcnt + 1, "sample refcnt");
+	err = syscall(__NR_delete_module, SAMPLE_MOD, O_NONBLOCK);
+	ASSERT_ERR(err, "sample unload refused");
+	ASSERT_EQ(errno, EWOULDBLOCK, "unload errno");
+	bpf_link__destroy(link);
+	link = NULL;
+	ASSERT_EQ(module_refcnt(SAMPLE_MOD), refcnt, "sample refcnt after detach");
+	skel->bss->total = 0;
+	skel->bss->calls[0] = 0;
+	ASSERT_OK(read_attached(), "read attached");
+	ASSERT_EQ(skel->bss->total, 0, "calls after detach");
+
+	/* By id: two modules' BTFs and vmlinux's in one link */
+	vmlinux = btf__load_vmlinux_btf();
+	if (!ASSERT_OK_PTR(vmlinux, "btf__load_vmlinux_btf"))
+		goto cleanup;
+	sample_fd = module_btf(SAMPLE_MOD, vmlinux, &sample_btf);
+	mod_fd = module_btf("bpf_testmod", vmlinux, &mod_btf);
+	if (sample_fd < 0 || mod_fd < 0)
+		goto cleanup;
+	for (i = 0; i < NR_SAMPLE; i++) {
+		if (!sample_funcs[i].mod) {
+			btf = vmlinux;
+			btf_fds[i] = 0;
+		} else if (!strcmp(sample_funcs[i].mod, SAMPLE_MOD)) {
+			btf = sample_btf;
+			btf_fds[i] = sample_fd;
+		} else {
+			btf = mod_btf;
+			btf_fds[i] = mod_fd;
+		}
+		id = btf__find_by_name_kind(btf, sample_funcs[i].name, BTF_KIND_FUNC);
+		if (!ASSERT_GT(id, 0, sample_funcs[i].name))
+			goto cleanup;
+		ids[i] = id;
+		cookies[i] = 0x1000 + i;
+	}
+	refcnt = module_refcnt(SAMPLE_MOD);
+	mod_refcnt = module_refcnt("bpf_testmod");
+	opts.tracing_multi.ids = ids;
+	opts.tracing_multi.btf_fds = btf_fds;
+	opts.tracing_multi.cookies = cookies;
+	opts.tracing_multi.cnt = NR_SAMPLE;
+	fd = bpf_link_create(bpf_program__fd(skel->progs.fentry_sample), 0,
+			     BPF_TRACE_FENTRY_MULTI, &opts);
+	if (!ASSERT_GE(fd, 0, "attach by ids"))
+		goto cleanup;
+
+	ASSERT_OK(read_attached(), "read attached");
+	ASSERT_OK(trigger_module_test_read(1), "trigger_read");
+	trigger_prog(skel->progs.fentry_sample);
+	ASSERT_EQ(skel->bss->total, NR_SAMPLE, "calls by ids");
+	for (i = 0; i < NR_SAMPLE; i++) {
+		ok = ASSERT_EQ(skel->bss->calls[i], 1, "calls");
+		ok = ASSERT_EQ(skel->bss->cookie[i], cookies[i], "cookie") && ok;
+		if (!ok)
+			fprintf(stderr, "sample: %s\n", sample_funcs[i].name);
+	}
+
+	/* The link's info: the three BTFs' ids, in order */
+	info.tracing_multi.ids = ptr_to_u64(info_ids);
+	info.tracing_multi.addrs = ptr_to_u64(addrs);
+	info.tracing_multi.cookies = ptr_to_u64(info_cookies);
+	info.tracing_multi.count = NR_SAMPLE;
+	err = bpf_link_get_info_by_fd(fd, &info, &len);
+	if (ASSERT_OK(err, "link info")) {
+		ASSERT_EQ(info.type, BPF_LINK_TYPE_TRACING_MULTI, "link type");
+		ASSERT_EQ(info.tracing_multi.count, NR_SAMPLE, "count");
+		for (i = 0; i < NR_SAMPLE; i++) {
+			ASSERT_EQ(info_ids[i], ids[i], "id");
+			ASSERT_EQ(addrs[i], skel->bss->func_addr[i], "addr");
+			ASSERT_EQ(info_cookies[i], cookies[i], "cookie");
+		}
+	}
+
+	/* The link holds both modules */
+	ASSERT_EQ(module_refcnt(SAMPLE_MOD), refcnt + 1, "sample refcnt");
+	ASSERT_EQ(module_refcnt("bpf_testmod"), mod_refcnt + 1, "bpf_testmod refcnt");
+	err = syscall(__NR_delete_module, SAMPLE_MOD, O_NONBLOCK);
+	ASSERT_ERR(err, "sample unload refused");
+	ASSERT_EQ(errno, EWOULDBLOCK, "sample unload errno");
+	err = syscall(__NR_delete_module, "bpf_testmod", O_NONBLOCK);
+	ASSERT_ERR(err, "bpf_testmod unload refused");
+	ASSERT_EQ(errno, EWOULDBLOCK, "bpf_testmod unload errno");
+
+	/* Once the link is gone, the sample module unloads */
+	close(fd);
+	fd = -1;
+	ASSERT_EQ(module_refcnt("bpf_testmod"), mod_refcnt, "bpf_testmod refcnt after");
+	ASSERT_OK(unload_module(SAMPLE_MOD, env.verbosity > VERBOSE_NONE),
+		  "sample unloads");
+	ASSERT_ERR(access(SAMPLE_DIR, F_OK), "sample gone");
+cleanup:
+	if (fd >= 0)
+		close(fd);
+	bpf_link__destroy(link);
+	tracing_multi_sample__destroy(skel);
+	btf__free(sample_btf);
+	btf__free(mod_btf);
+	btf__free(vmlinux);
+	if (sample_fd >= 0)
+		close(sample_fd);
+	if (mod_fd >= 0)
+		close(mod_fd);
+	sample_unload();
+}
+
+/*
+ * A module going away: while the sample module's exit function runs
+ * (exit_ms keeps it there), its BTF still registered, an attach to its
+ * attached_get fails with ENODEV by id and fails by pattern, and leaves
+ * no link; the module then goes.
+ */
+static void test_module_going(void)
+{
+	LIBBPF_OPTS(bpf_link_create_opts, opts);
+	struct btf *vmlinux = NULL, *sysfs_btf = NULL, *btf = NULL;
+	struct tracing_multi_sample *skel = NULL;
+	int btf_fd = -1, fd, i, id, err, status = 0;
+	bool going = false;
+	struct bpf_link *link;
+	__u32 ids[1], btf_fds[1];
+	pid_t child = -1;
+
+	if (!sample_load("exit_ms=3000"))
+		return;
+	if (access(SAMPLE_DIR "/parameters/exit_ms", F_OK)) {
+		printf("%s:SKIP:the sample module has no exit_ms\n", __func__);
+		test__skip();
+		goto cleanup;
+	}
+	vmlinux = btf__load_vmlinux_btf();
+	if (!ASSERT_OK_PTR(vmlinux, "btf__load_vmlinux_btf"))
+		goto cleanup;
+	/* The id, from sysfs; the BTF object's fd, by its name */
+	sysfs_btf = btf__load_module_btf(SAMPLE_MOD, vmlinux);
+	if (!ASSERT_OK_PTR(sysfs_btf, "btf__load_module_btf"))
+		goto cleanup;
+	id = btf__find_by_name_kind(sysfs_btf, "attached_get", BTF_KIND_FUNC);
+	if (!ASSERT_GT(id, 0, "attached_get"))
+		goto cleanup;
+	btf_fd = module_btf(SAMPLE_MOD, vmlinux, &btf);
+	if (btf_fd < 0)
+		goto cleanup;
+	ASSERT_EQ(btf__find_by_name_kind(btf, "attached_get", BTF_KIND_FUNC), id,
+		  "attached_get in the BTF object");
+	skel = tracing_multi_sample__open_and_load();
+	if (!ASSERT_OK_PTR(skel, "open_and_load"))
+		goto cleanup;
+	skel->bss->pid = getpid();
+
+	/* rmmod, in a child: it stays in the exit function for 3 s */
+	child = fork();
+	if (!ASSERT_GE(child, 0, "fork"))
+		goto cleanup;
+	if (!child)
+		_exit(syscall(__NR_delete_module, SAMPLE_MOD, O_NONBLOCK) ? errno : 0);
+	for (i = 0; i < 200; i++) {
+		going = sample_going();
+		if (going)
+			break;
+		usleep(10000);
+	}
+	if (!ASSERT_TRUE(going, "module going within 2 s"))
+		goto wait;
+
+	ids[0] = id;
+	btf_fds[0] = btf_fd;
+	opts.tracing_multi.ids = ids;
+	opts.tracing_multi.btf_fds = btf_fds;
+	opts.tracing_multi.cnt = 1;
+	fd = bpf_link_create(bpf_program__fd(skel->progs.fentry_sample), 0,
+			     BPF_TRACE_FENTRY_MULTI, &opts);
+	if (!ASSERT_LT(fd, 0, "attach by id, module going"))
+		close(fd);
+	else
+		ASSERT_EQ(errno, ENODEV, "attach by id, module going errno");
+	ASSERT_TRUE(sample_going(), "still going after the attach");
+
+	link = bpf_program__attach_tracing_multi(skel->progs.fentry_sample,
+						 SAMPLE_MOD ":attached_get", NULL);
+	err = libbpf_get_error(link);
+	if (!ASSERT_ERR_PTR(link, "attach by pattern, module going"))
+		bpf_link__destroy(link);
+	else
+		printf("%s: attach by pattern, module %s: %d\n", __func__,
+		       sample_going() ? "going" : "gone", err);
+wait:
+	/* The rmmod finishes, and the module is gone */
+	for (i = 0; i < 1000; i++) {
+		if (waitpid(child, &status, WNOHANG) == child)
+			break;
+		usleep(10000);
+	}
+	if (!ASSERT_LT(i, 1000, "rmmod within 10 s"))
+		waitpid(child, &status, 0);
+	if (ASSERT_TRUE(WIFEXITED(status), "rmmod exited"))
+		ASSERT_EQ(WEXITSTATUS(status), 0, "rmmod errno");
+	ASSERT_ERR(access(SAMPLE_DIR, F_OK), "module gone");
+cleanup:
+	tracing_multi_sample__destroy(skel);
+	btf__free(btf);
+	btf__free(sysfs_btf);
+	btf__free(vmlinux);
+	if (btf_fd >= 0)
+		close(btf_fd);
+	sample_unload();
+}
+
 void test_tracing_multi(void)
 {
 	if (test__start_subtest("skel_api"))
@@ -969,4 +1332,8 @@ void test_tracing_multi(void)
 		test_mixed_btfs();
 	if (test__start_subtest("struct_args"))
 		test_struct_args();
+	if (test__start_subtest("sample_module"))
+		test_sample_module();
+	if (test__start_subtest("module_going"))
+		test_module_going();
 }
