@@ -8,7 +8,9 @@
  * instructions, loaded with libbpf's low-level calls.
  *
  * Without options: an empty fentry program on each function, one link
- * each.  With --multi: one fentry.multi program (fexit.multi with
+ * each (--fexit: fexit programs; --fmod-ret: fmod_ret programs that
+ * return 0, which lets the function run; --lsm: BPF LSM programs on
+ * the bpf_lsm_* hooks FUNC, which allow).  With --multi: one fentry.multi program (fexit.multi with
  * --fexit) on all of them through one tracing multi link.  It counts the
  * calls of each function and records what bpf_get_func_ip(),
  * bpf_get_func_arg_cnt() and bpf_get_attach_cookie() give there; after
@@ -50,6 +52,9 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 
+/* What the single programs are: --fexit, --fmod-ret, --lsm, or fentry */
+static enum bpf_attach_type single_type = BPF_TRACE_FENTRY;
+
 static int attach_fentry(const struct btf *btf, const char *func)
 {
 	/* r0 = 0; exit */
@@ -65,9 +70,10 @@ static int attach_fentry(const struct btf *btf, const char *func)
 		fprintf(stderr, "fta-fentry: %s: not in vmlinux BTF\n", func);
 		return -1;
 	}
-	opts.expected_attach_type = BPF_TRACE_FENTRY;
+	opts.expected_attach_type = single_type;
 	opts.attach_btf_id = id;
-	prog = bpf_prog_load(BPF_PROG_TYPE_TRACING, "fta_fentry", "GPL",
+	prog = bpf_prog_load(single_type == BPF_LSM_MAC ? BPF_PROG_TYPE_LSM :
+			     BPF_PROG_TYPE_TRACING, "fta_fentry", "GPL",
 			     insns, 2, &opts);
 	if (prog < 0) {
 		fprintf(stderr, "fta-fentry: %s: load: %s\n", func,
@@ -499,6 +505,11 @@ int main(int argc, char **argv)
 			ctx_read_prog = 1;
 		} else if (!strcmp(argv[i], "--fexit")) {
 			type = BPF_TRACE_FEXIT_MULTI;
+			single_type = BPF_TRACE_FEXIT;
+		} else if (!strcmp(argv[i], "--fmod-ret")) {
+			single_type = BPF_MODIFY_RETURN;
+		} else if (!strcmp(argv[i], "--lsm")) {
+			single_type = BPF_LSM_MAC;
 		} else if (!strcmp(argv[i], "--counts") && i + 1 < argc) {
 			counts = argv[++i];
 		} else if (!strcmp(argv[i], "--cnt") && i + 1 < argc) {
@@ -532,6 +543,10 @@ int main(int argc, char **argv)
 	first = i;
 	for (; i < argc && strcmp(argv[i], "--"); i++)
 		;
+	if (multi && (single_type == BPF_MODIFY_RETURN || single_type == BPF_LSM_MAC)) {
+		fprintf(stderr, "fta-fentry: --fmod-ret and --lsm have no multi form\n");
+		return 2;
+	}
 	if (!kmulti && (regs || k.match_reg >= 0 || k.override)) {
 		fprintf(stderr,
 			"fta-fentry: --regs, --match and --override go with --kprobe-multi\n");
@@ -543,7 +558,8 @@ int main(int argc, char **argv)
 	}
 	if (i == first || i >= argc - 1) {
 		fprintf(stderr,
-			"usage: fta-fentry [--multi [--fexit] [--counts FILE] [--cnt N] [--ctx-read]]\n"
+			"usage: fta-fentry [--fexit | --fmod-ret | --lsm] FUNC... -- CMD [ARG...]\n"
+			"       fta-fentry --multi [--fexit] [--counts FILE] [--cnt N] [--ctx-read]\n"
 			"                  FUNC... -- CMD [ARG...]\n"
 			"       fta-fentry --kprobe-multi|--kretprobe-multi [--match REG=VALUE]\n"
 			"                  [--regs FILE] [--override VALUE] FUNC... -- CMD [ARG...]\n"
