@@ -590,7 +590,7 @@ static int fdb_ops_func(struct ftrace_ops *ops, enum ftrace_ops_cmd cmd)
 	switch (cmd) {
 	case FTRACE_OPS_CMD_ENABLE_SHARE_IPMODIFY_PEER:
 		if (!batch->ipmodify) {
-			pr_notice_ratelimited("ftrace: an IPMODIFY user (livepatch, a kprobe that changes ip) cannot share %ps with %s\n",
+			pr_notice_ratelimited("ftrace: an IPMODIFY user (livepatch, a kprobe with a post handler) cannot share %ps with %s\n",
 					      (void *)ftrace_ipmodify_peer_ip,
 					      batch->owner);
 			return -EBUSY;
@@ -600,11 +600,11 @@ static int fdb_ops_func(struct ftrace_ops *ops, enum ftrace_ops_cmd cmd)
 		if (batch->ipmodify)
 			batch->ipmodify(batch, ftrace_ipmodify_peer_ip, false);
 		return 0;
-	case FTRACE_OPS_CMD_ENABLE_SHARE_IPMODIFY_SELF:
-		pr_notice_ratelimited("ftrace: %s cannot attach: a function it asks for has an IPMODIFY user (livepatch, a kprobe that changes ip)\n",
-				      batch->owner);
-		return -EBUSY;
 	default:
+		/*
+		 * _SELF: not logged, the caller may have another way (BPF's
+		 * single trampolines fall back to their own ftrace_ops).
+		 */
 		return -EBUSY;
 	}
 }

@@ -333,15 +333,18 @@ elif [ -x "$bb" ] && [ -s /tmp/bf.all ]; then
 	# Without the profiler, the first 10000 (1000) candidates, and the
 	# row is an upper bound.
 	pe=/sys/kernel/tracing/function_profile_enabled
-	wideof="not called by the bench"
 	if [ -w $pe ]; then
 		echo 1 > $pe
 		BENCH_BPF_SECS=1 trig fentry > /dev/null || true
 		echo 0 > $pe
 		cat /sys/kernel/tracing/trace_stat/function* |
 			awk '$2 ~ /^[0-9]+$/ { print $1 }' | sort -u > /tmp/bf.hot
+	fi
+	# (an empty profile would leave every candidate in: not that)
+	if [ -s /tmp/bf.hot ] && grep -q -x -F bpf_get_numa_node_id /tmp/bf.hot; then
 		grep -v -x -F -f /tmp/bf.hot /tmp/bf.all | head -n 10000 > /tmp/bf.wide
 		wide=/tmp/bf.wide
+		wideof="not called by the bench: $(wc -l < /tmp/bf.hot) functions it calls left out"
 	else
 		wideof="the first candidates; no function profiler: an upper bound"
 		wide=/tmp/bf.10000

@@ -12,8 +12,9 @@ check_agree() {
 }
 
 # ntramp: the BPF trampoline images, as kallsyms lists them
+# (bpf_trampoline_KEY [bpf]; bpf_jit_kallsyms must be on)
 ntramp() {
-	grep -c ' bpf_trampoline_[0-9]*' /proc/kallsyms || true
+	grep -c ' bpf_trampoline_[0-9][0-9]*	\[bpf\]$' /proc/kallsyms || true
 }
 # wait_ntramp N: wait up to 20 s for ntramp to be N or less (an image goes
 # after the grace periods that cover it, from a workqueue)
