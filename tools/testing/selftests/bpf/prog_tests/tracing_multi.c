@@ -143,25 +143,73 @@ static void test_link_api_pattern(void)
 	tracing_multi__destroy(skel);
 }
 
+/* The BTF ids of the functions that @fmt with @nums names, in @btf */
+static int find_ids(struct btf *btf, const char *fmt, const int *nums, int cnt,
+		    __u32 *ids)
+{
+	char name[64];
+	int i, id;
+
+	for (i = 0; i < cnt; i++) {
+		snprintf(name, sizeof(name), fmt, nums[i]);
+		id = btf__find_by_name_kind(btf, name, BTF_KIND_FUNC);
+		if (!ASSERT_GT(id, 0, name))
+			return -1;
+		ids[i] = id;
+	}
+	return 0;
+}
+
 /* The BTF ids of bpf_fentry_test1..9 */
 static int get_ids(__u32 *ids)
 {
 	struct btf *btf;
-	char name[32];
-	int i, id;
+	int err;
 
 	btf = btf__load_vmlinux_btf();
 	if (!ASSERT_OK_PTR(btf, "btf__load_vmlinux_btf"))
 		return -1;
-	for (i = 0; i < NR_FUNCS; i++) {
-		snprintf(name, sizeof(name), "bpf_fentry_test%d", i + 1);
-		id = btf__find_by_name_kind(btf, name, BTF_KIND_FUNC);
-		if (!ASSERT_GT(id, 0, name))
-			break;
-		ids[i] = id;
-	}
+	err = find_ids(btf, "bpf_fentry_test%d", fentry_nums, NR_FUNCS, ids);
 	btf__free(btf);
-	return i == NR_FUNCS ? 0 : -1;
+	return err;
+}
+
+/* The most functions that check_link_info() reads back */
+#define MAX_INFO 16
+
+/*
+ * The info of link @fd: a tracing multi link of @type on the @cnt
+ * functions @ids, in order, each at the address that @addrs gives (NULL:
+ * any but 0) and with the cookie that @cookies gives (NULL: unchecked).
+ */
+static void check_link_info(int fd, enum bpf_attach_type type, __u32 cnt,
+			    const __u32 *ids, const __u64 *addrs,
+			    const __u64 *cookies)
+{
+	__u64 info_addrs[MAX_INFO], info_cookies[MAX_INFO];
+	struct bpf_link_info info = {};
+	__u32 info_ids[MAX_INFO], len = sizeof(info), i;
+
+	if (!ASSERT_LE(cnt, MAX_INFO, "functions in the link info"))
+		return;
+	info.tracing_multi.ids = ptr_to_u64(info_ids);
+	info.tracing_multi.addrs = ptr_to_u64(info_addrs);
+	info.tracing_multi.cookies = ptr_to_u64(info_cookies);
+	info.tracing_multi.count = cnt;
+	if (!ASSERT_OK(bpf_link_get_info_by_fd(fd, &info, &len), "link info"))
+		return;
+	ASSERT_EQ(info.type, BPF_LINK_TYPE_TRACING_MULTI, "link type");
+	ASSERT_EQ(info.tracing_multi.attach_type, type, "attach type");
+	ASSERT_EQ(info.tracing_multi.count, cnt, "count");
+	for (i = 0; i < cnt; i++) {
+		ASSERT_EQ(info_ids[i], ids[i], "id");
+		if (addrs)
+			ASSERT_EQ(info_addrs[i], addrs[i], "addr");
+		else
+			ASSERT_NEQ(info_addrs[i], 0, "addr");
+		if (cookies)
+			ASSERT_EQ(info_cookies[i], cookies[i], "cookie");
+	}
 }
 
 static void test_link_api_ids(void)
@@ -633,23 +681,6 @@ static int module_btf(const char *mod, struct btf *vmlinux, struct btf **btf)
 	return -1;
 }
 
-/* The BTF ids of the functions that @fmt with @nums names, in @btf */
-static int find_ids(struct btf *btf, const char *fmt, const int *nums, int cnt,
-		    __u32 *ids)
-{
-	char name[64];
-	int i, id;
-
-	for (i = 0; i < cnt; i++) {
-		snprintf(name, sizeof(name), fmt, nums[i]);
-		id = btf__find_by_name_kind(btf, name, BTF_KIND_FUNC);
-		if (!ASSERT_GT(id, 0, name))
-			return -1;
-		ids[i] = id;
-	}
-	return 0;
-}
-
 /* Module @mod's reference count, from sysfs; -1 if unknown */
 static int module_refcnt(const char *mod)
 {
@@ -677,12 +708,10 @@ static int module_refcnt(const char *mod)
 static void test_testmod_ids(void)
 {
 	LIBBPF_OPTS(bpf_link_create_opts, opts);
-	__u32 ids[NR_TESTMOD], btf_fds[NR_TESTMOD], info_ids[NR_TESTMOD];
+	__u32 ids[NR_TESTMOD], btf_fds[NR_TESTMOD];
 	__u64 addrs[NR_TESTMOD];
 	struct tracing_multi_testmod *skel = NULL;
 	struct btf *vmlinux, *mod_btf = NULL;
-	struct bpf_link_info info = {};
-	__u32 len = sizeof(info);
 	int mod_fd, fd, entry_fd = -1, exit_fd = -1;
 	int i, err, refcnt;
 
@@ -733,20 +762,10 @@ static void test_testmod_ids(void)
 	}
 
 	/* The link's info: the module's ids, and the functions' addresses */
-	info.tracing_multi.ids = ptr_to_u64(info_ids);
-	info.tracing_multi.addrs = ptr_to_u64(addrs);
-	info.tracing_multi.count = NR_TESTMOD;
-	err = bpf_link_get_info_by_fd(entry_fd, &info, &len);
-	if (ASSERT_OK(err, "link info")) {
-		ASSERT_EQ(info.type, BPF_LINK_TYPE_TRACING_MULTI, "link type");
-		ASSERT_EQ(info.tracing_multi.attach_type, BPF_TRACE_FENTRY_MULTI,
-			  "attach type");
-		ASSERT_EQ(info.tracing_multi.count, NR_TESTMOD, "count");
-		for (i = 0; i < NR_TESTMOD; i++) {
-			ASSERT_EQ(info_ids[i], ids[i], "id");
-			ASSERT_EQ(addrs[i], skel->bss->func_addr[testmod_nums[i]], "addr");
-		}
-	}
+	for (i = 0; i < NR_TESTMOD; i++)
+		addrs[i] = skel->bss->func_addr[testmod_nums[i]];
+	check_link_info(entry_fd, BPF_TRACE_FENTRY_MULTI, NR_TESTMOD, ids, addrs,
+			NULL);
 
 	/* Each link holds the module once, as a single fentry does */
 	ASSERT_EQ(module_refcnt("bpf_testmod"), refcnt + 2, "bpf_testmod refcnt");
@@ -792,12 +811,10 @@ static const struct {
 static void test_mixed_btfs(void)
 {
 	LIBBPF_OPTS(bpf_link_create_opts, opts);
-	__u32 ids[NR_MIXED], btf_fds[NR_MIXED], info_ids[NR_MIXED];
-	__u64 cookies[NR_MIXED], info_cookies[NR_MIXED], addrs[NR_MIXED];
+	__u32 ids[NR_MIXED], btf_fds[NR_MIXED];
+	__u64 cookies[NR_MIXED];
 	struct tracing_multi_mixed *skel = NULL;
 	struct btf *vmlinux, *mod_btf = NULL;
-	struct bpf_link_info info = {};
-	__u32 len = sizeof(info);
 	int mod_fd, entry_fd = -1, exit_fd = -1;
 	struct ksyms *ksyms;
 	int i, id, err;
@@ -860,21 +877,8 @@ static void test_mixed_btfs(void)
 	}
 
 	/* The link's info: both BTFs' ids, in order, with addresses and cookies */
-	info.tracing_multi.ids = ptr_to_u64(info_ids);
-	info.tracing_multi.addrs = ptr_to_u64(addrs);
-	info.tracing_multi.cookies = ptr_to_u64(info_cookies);
-	info.tracing_multi.count = NR_MIXED;
-	err = bpf_link_get_info_by_fd(exit_fd, &info, &len);
-	if (ASSERT_OK(err, "link info")) {
-		ASSERT_EQ(info.tracing_multi.attach_type, BPF_TRACE_FEXIT_MULTI,
-			  "attach type");
-		ASSERT_EQ(info.tracing_multi.count, NR_MIXED, "count");
-		for (i = 0; i < NR_MIXED; i++) {
-			ASSERT_EQ(info_ids[i], ids[i], "id");
-			ASSERT_EQ(addrs[i], skel->bss->func_addr[i], "addr");
-			ASSERT_EQ(info_cookies[i], cookies[i], "cookie");
-		}
-	}
+	check_link_info(exit_fd, BPF_TRACE_FEXIT_MULTI, NR_MIXED, ids,
+			skel->bss->func_addr, cookies);
 
 	/* The link holds the module */
 	err = syscall(__NR_delete_module, "bpf_testmod", O_NONBLOCK);
@@ -1055,15 +1059,13 @@ static const struct {
 static void test_sample_module(void)
 {
 	LIBBPF_OPTS(bpf_link_create_opts, opts);
-	__u32 ids[NR_SAMPLE], btf_fds[NR_SAMPLE], info_ids[NR_SAMPLE];
-	__u64 cookies[NR_SAMPLE], info_cookies[NR_SAMPLE], addrs[NR_SAMPLE];
+	__u32 ids[NR_SAMPLE], btf_fds[NR_SAMPLE];
+	__u64 cookies[NR_SAMPLE];
 	struct btf *vmlinux = NULL, *sample_btf = NULL, *mod_btf = NULL;
 	struct tracing_multi_sample *skel = NULL;
 	int sample_fd = -1, mod_fd = -1, fd = -1;
 	int i, id, err, refcnt, mod_refcnt;
-	struct bpf_link_info info = {};
 	struct bpf_link *link = NULL;
-	__u32 len = sizeof(info);
 	struct btf *btf;
 	bool ok;
 
@@ -1153,20 +1155,8 @@ static void test_sample_module(void)
 	}
 
 	/* The link's info: the three BTFs' ids, in order */
-	info.tracing_multi.ids = ptr_to_u64(info_ids);
-	info.tracing_multi.addrs = ptr_to_u64(addrs);
-	info.tracing_multi.cookies = ptr_to_u64(info_cookies);
-	info.tracing_multi.count = NR_SAMPLE;
-	err = bpf_link_get_info_by_fd(fd, &info, &len);
-	if (ASSERT_OK(err, "link info")) {
-		ASSERT_EQ(info.type, BPF_LINK_TYPE_TRACING_MULTI, "link type");
-		ASSERT_EQ(info.tracing_multi.count, NR_SAMPLE, "count");
-		for (i = 0; i < NR_SAMPLE; i++) {
-			ASSERT_EQ(info_ids[i], ids[i], "id");
-			ASSERT_EQ(addrs[i], skel->bss->func_addr[i], "addr");
-			ASSERT_EQ(info_cookies[i], cookies[i], "cookie");
-		}
-	}
+	check_link_info(fd, BPF_TRACE_FENTRY_MULTI, NR_SAMPLE, ids,
+			skel->bss->func_addr, cookies);
 
 	/* The link holds both modules */
 	ASSERT_EQ(module_refcnt(SAMPLE_MOD), refcnt + 1, "sample refcnt");
