@@ -235,8 +235,9 @@ bpf_attach() {	# N single|multi [--entry-only]: one run, into /tmp/ba.*
 	fi
 }
 ms() { median < "$1" | xargs -I{} echo "{} / 1000" | bc -l | xargs printf %.1f; }
-# sratio SINGLE MULTI: time_ratio, or, for singles measured once (minutes
-# each), the plain ratio of that run to the multi median
+# sratio SLOW FAST: time_ratio, or, for rows measured fewer than 3 times
+# (single links, the other tools: minutes each), the plain ratio of the
+# medians
 sratio() {
 	if [ "$(wc -l < "$1")" -ge 3 ]; then
 		x "$(time_ratio "$1" "$2")"
@@ -680,9 +681,10 @@ if [ -x "$mtool" ] && command -v bpftrace > /dev/null && [ -x "$bpfa" ]; then
 		for t in $tools; do
 			[ $t = multitrace ] && continue
 			row "  $t: start to attached" "$(s2 "/tmp/tl.a.$t.$n")" "$(s2 "/tmp/tl.a.multitrace.$n")"
-			row "    $t / multitrace" "" "$(x "$(time_ratio "/tmp/tl.a.$t.$n" "/tmp/tl.a.multitrace.$n")")"
+			# (fewer than 3 runs: the ratio of the medians)
+			row "    $t / multitrace" "" "$(sratio "/tmp/tl.a.$t.$n" "/tmp/tl.a.multitrace.$n")"
 			row "  $t: teardown" "$(s2 "/tmp/tl.d.$t.$n")" "$(s2 "/tmp/tl.d.multitrace.$n")"
-			row "    $t / multitrace" "" "$(x "$(time_ratio "/tmp/tl.d.$t.$n" "/tmp/tl.d.multitrace.$n")")"
+			row "    $t / multitrace" "" "$(sratio "/tmp/tl.d.$t.$n" "/tmp/tl.d.multitrace.$n")"
 			cb=$(median < "/tmp/tl.c.$t.$n"); cm=$(median < "/tmp/tl.c.multitrace.$n")
 			row "  $t: calls of the workload counted" "$cb" "$cm"
 			# the same calls within 1%, or the bench fails
