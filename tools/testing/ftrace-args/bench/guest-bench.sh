@@ -607,6 +607,8 @@ if [ -x "$mtool" ] && command -v bpftrace > /dev/null && [ -x "$bpfa" ]; then
 			tp=$!
 			wait_for /tmp/tl.err '^attached ' || exit 1 ;;
 		bpftrace)
+			# (0.17 stops at 512 programs and 512 probes unless told)
+			BPFTRACE_MAX_BPF_PROGS=$(($2 + 100)) BPFTRACE_MAX_PROBES=$(($2 + 100)) \
 			bpftrace -e "BEGIN { printf(\"attached\\n\"); } $(sed 's/^/kfunc:/' "/tmp/bt.$2" | paste -sd,) /pid == $wp/ { @[probe] = count(); }" > /tmp/tl.out 2>&1 &
 			tp=$!
 			wait_for /tmp/tl.out '^attached$' || exit 1 ;;
@@ -615,7 +617,8 @@ if [ -x "$mtool" ] && command -v bpftrace > /dev/null && [ -x "$bpfa" ]; then
 			# started in the background, it has SIGINT ignored,
 			# and Python then takes no KeyboardInterrupt (the
 			# SIGINT that ends it would not): env gives it back
-			env --default-signal=INT PYTHONUNBUFFERED=1 "$fcc" -p "$wp" -r "^($(paste -sd'|' "/tmp/bt.$2"))\$" > /tmp/tl.out 2>&1 &
+			# (bcc stops at 1000 probes unless told)
+			env --default-signal=INT PYTHONUNBUFFERED=1 BCC_PROBE_LIMIT=$(($2 + 100)) "$fcc" -p "$wp" -r "^($(paste -sd'|' "/tmp/bt.$2"))\$" > /tmp/tl.out 2>&1 &
 			tp=$!
 			wait_for /tmp/tl.out '^Tracing ' || exit 1 ;;
 		esac
