@@ -235,6 +235,9 @@ bpf_attach() {	# N single|multi [--entry-only]: one run, into /tmp/ba.*
 	fi
 }
 ms() { median < "$1" | xargs -I{} echo "{} / 1000" | bc -l | xargs printf %.1f; }
+# not_in PROFILE: the names of stdin that are not in PROFILE, the function
+# profiler's names, which it cuts to 30 characters
+not_in() { awk 'NR == FNR { p[$1]; next } !(substr($1, 1, 30) in p)' "$1" -; }
 # sratio SLOW FAST: time_ratio, or, for rows measured fewer than 3 times
 # (single links, the other tools: minutes each), the plain ratio of the
 # medians
@@ -242,7 +245,8 @@ sratio() {
 	if [ "$(wc -l < "$1")" -ge 3 ]; then
 		x "$(time_ratio "$1" "$2")"
 	else
-		echo "$(median < "$1") $(median < "$2")" | awk '{ printf "%.1fx (1 run)\n", $1 / $2 }'
+		echo "$(median < "$1") $(median < "$2") $(wc -l < "$1")" |
+			awk '{ printf "%.1fx (%d run%s)\n", $1 / $2, $3, $3 == 1 ? "" : "s" }'
 	fi
 }
 if [ "$only" = tools ]; then
@@ -324,8 +328,10 @@ trig() {	# NAME: the rate in M calls/s, nothing if it failed
 		{ cat /tmp/tr.err >&2; echo "bench: trig-$1 failed or timed out" >&2; return 1; }
 }
 # BENCH_TRIGS=none leaves the per-call rows out
-if [ "$only" = tools ] || [ "${BENCH_TRIGS:-}" = none ]; then
+if [ "$only" = tools ]; then
 	:
+elif [ "${BENCH_TRIGS:-}" = none ]; then
+	row "BPF per call: not run (BENCH_TRIGS=none)" "" ""
 elif [ -x "$bb" ] && [ -s /tmp/bf.all ]; then
 	# The wide link's other functions: 10000 candidates that a run of
 	# trig-fentry does not call (the function profiler's hits during
@@ -344,7 +350,7 @@ elif [ -x "$bb" ] && [ -s /tmp/bf.all ]; then
 	fi
 	# (an empty profile would leave every candidate in: not that)
 	if [ -s /tmp/bf.hot ] && grep -q -x -F bpf_get_numa_node_id /tmp/bf.hot; then
-		grep -v -x -F -f /tmp/bf.hot /tmp/bf.all | head -n 10000 > /tmp/bf.wide
+		not_in /tmp/bf.hot < /tmp/bf.all | head -n 10000 > /tmp/bf.wide
 		wide=/tmp/bf.wide
 		wideof="not called by the bench: $(wc -l < /tmp/bf.hot) functions it calls left out"
 	else
@@ -657,7 +663,8 @@ if [ -x "$mtool" ] && command -v bpftrace > /dev/null && [ -x "$bpfa" ]; then
 	treps=${BENCH_TOOL_REPS:-$areps}
 	# The rest of the N: candidates that a start of Python (bcc's
 	# language) and a second of the idle guest do not call (the
-	# function profiler's hits), in address order
+	# function profiler's hits), in address order.  Without a profile
+	# (no profiler, or one that missed vfs_read), the first candidates.
 	pe=/sys/kernel/tracing/function_profile_enabled
 	: > /tmp/bt.busy
 	if [ -w $pe ]; then
@@ -667,10 +674,16 @@ if [ -x "$mtool" ] && command -v bpftrace > /dev/null && [ -x "$bpfa" ]; then
 		cat /sys/kernel/tracing/trace_stat/function* |
 			awk '$2 ~ /^[0-9]+$/ { print $1 }' | sort -u > /tmp/bt.busy
 	fi
+	if grep -q -x -F vfs_read /tmp/bt.busy; then
+		row "tools: the functions the workload calls, then $(wc -l < /tmp/bt.busy) busy ones left out" "" ""
+	else
+		row "tools: no function profile: busy functions not left out" "" ""
+		: > /tmp/bt.busy
+	fi
 	for n in ${BENCH_TOOL_NS:-100 1000}; do
 		{
 			grep -E "$hot" /tmp/bf.all
-			grep -v -E "$hot" /tmp/bf.all | grep -v -x -F -f /tmp/bt.busy
+			grep -v -E "$hot" /tmp/bf.all | not_in /tmp/bt.busy
 		} | head -n "$n" > "/tmp/bt.$n"
 		for t in $tools; do
 			: > "/tmp/tl.a.$t.$n"; : > "/tmp/tl.d.$t.$n"; : > "/tmp/tl.c.$t.$n"
