@@ -143,8 +143,9 @@ partial save, and mainline's func-args and funcgraph-args options.
 Base: Debian's linux-source-6.12 package, $(head -n 1 "$base/.fta-unpacked"),
 Linux $(sed -n 's/^VERSION = //p' "$base/Makefile").$(sed -n 's/^PATCHLEVEL = //p' "$base/Makefile").$(sed -n 's/^SUBLEVEL = //p' "$base/Makefile").
 
-Apply: in your tree, \`git am *.patch\` (or \`git apply\` each in order),
-then merge ftrace-args.config and \`make olddefconfig\`.
+Apply: in a git tree of that base, \`git am\` the patches after this
+letter (\`git am \$(ls *.patch | grep -v cover-letter)\`), or \`git apply\`
+each in order; then merge ftrace-args.config and \`make olddefconfig\`.
 
 The series is checked to apply, in order, to that base, and the result to
 be the tree that the project builds and tests.  Each new file is in the

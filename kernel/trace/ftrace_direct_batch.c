@@ -101,7 +101,7 @@ static struct ftrace_hash *fdb_alloc_hash(unsigned int count)
 /*
  * Resolve @ip to its ftrace location: -ENOENT for no function at all,
  * -ENODEV for a function ftrace cannot trace (notrace, or an excluded
- * section).
+ * section) or an address inside a function but not at its start.
  */
 static int fdb_location(unsigned long *ip)
 {
@@ -768,9 +768,10 @@ static int fdb_apply_pairs(struct ftrace_direct_batch *batch,
  *           appears twice in a list or in both @set and @del;
  *  -ENOENT  an address that is no function, or a function of @set or
  *           @del that @batch does not have;
- *  -ENODEV  a function that ftrace cannot trace (notrace), or a
- *           trampoline in a module that is going away or in a
- *           module's init text;
+ *  -ENODEV  a function that ftrace cannot trace (notrace), an address
+ *           inside a function but not at its start or its ftrace
+ *           location, or a trampoline in a module that is going away
+ *           or in a module's init text;
  *  -EEXIST  a function of @add that is in @batch already;
  *  -EBUSY   a function with a direct trampoline of another owner, or one
  *           that an IPMODIFY ops (livepatch) uses;
