@@ -2,10 +2,11 @@
 /*
  * fta-bpf-attach: the BPF attach rows of `make bench`.
  *
- *   fta-bpf-attach --candidates
+ *   fta-bpf-attach --candidates [MAXARGS]
  *	prints the vmlinux functions that a fentry or fexit program can
  *	attach to, as far as user space can tell: in vmlinux BTF, with a
- *	prototype that a trampoline takes (at most 12 arguments, each and
+ *	prototype that a trampoline takes (at most 12 arguments, or MAXARGS
+ *	when given: bpftrace 0.17's kfunc takes 6; each and
  *	the return value an int, enum or pointer, or void for the return),
  *	in available_filter_functions, of a name that kallsyms has once,
  *	and not on the verifier's deny lists.  Functions with struct
@@ -120,7 +121,7 @@ static int names_has(const struct names *s, const char *name)
 	return !!bsearch(&name, s->v, s->n, sizeof(*s->v), cmp_str);
 }
 
-static int candidates(void)
+static int candidates(int max_args)
 {
 	struct names once = { 0 }, dup = { 0 };
 	char line[512], name[512], type, *prev = NULL;
@@ -171,7 +172,7 @@ static int candidates(void)
 		if (!ok || id < 0)
 			continue;
 		t = btf__type_by_id(btf, btf__type_by_id(btf, id)->type);
-		if (!t || !btf_is_func_proto(t) || btf_vlen(t) > 12 ||
+		if (!t || !btf_is_func_proto(t) || btf_vlen(t) > max_args ||
 		    !tramp_type(btf, t->type, 1))
 			continue;
 		p = btf_params(t);
@@ -225,7 +226,7 @@ int main(int argc, char **argv)
 
 	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
 		if (!strcmp(argv[i], "--candidates"))
-			return candidates();
+			return candidates(i + 1 < argc ? atoi(argv[i + 1]) : 12);
 		else if (!strcmp(argv[i], "--multi"))
 			multi = 1;
 		else if (!strcmp(argv[i], "--entry-only"))
@@ -234,7 +235,7 @@ int main(int argc, char **argv)
 			break;
 	}
 	if (i != argc - 1) {
-		fprintf(stderr, "usage: fta-bpf-attach --candidates\n"
+		fprintf(stderr, "usage: fta-bpf-attach --candidates [MAXARGS]\n"
 			"       fta-bpf-attach [--multi] [--entry-only] FILE\n");
 		return 2;
 	}
