@@ -26,6 +26,9 @@ shard=$3
 queue=$4
 ftdir=$src/tools/testing/selftests/ftrace
 
+# the settings that run-tests gives every guest (the harness's too)
+# shellcheck disable=SC1091
+[ -f "$queue/env" ] && . "$queue/env"
 read -r up _ < /proc/uptime
 echo "== booted, ${up%.*}s after the kernel started"
 if [ "$shard" = 0 ]; then
@@ -55,8 +58,6 @@ if [ "$shard" = 0 ] && grep -q " retbleed=stuff" /proc/cmdline; then
 	fi
 fi
 
-# shellcheck disable=SC1091
-[ -f "$queue/env" ] && . "$queue/env"
 n=0
 runs=0
 # The modules loaded before any case: a failed case's rerun leaves the

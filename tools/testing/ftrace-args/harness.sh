@@ -10,8 +10,13 @@ release=$1
 t_release() {
 	[ "$(uname -r)" = "$release" ] || { echo "uname -r is $(uname -r), want $release"; return 1; }
 	grep -qF "Linux version $release " /proc/version || { echo "/proc/version: $(cat /proc/version)"; return 1; }
-	zcat /proc/config.gz | grep -qx 'CONFIG_DYNAMIC_FTRACE_WITH_ARGS=y' ||
-		{ echo "/proc/config.gz lacks DYNAMIC_FTRACE_WITH_ARGS"; return 1; }
+	# Debian's config has no /proc/config.gz: the Debian kernel's test
+	# gives the image package's config (FTA_KCONFIG, run-tests --deb)
+	local cfg=/proc/config.gz
+	[ -r $cfg ] || cfg=${FTA_KCONFIG:-}
+	[ -r "$cfg" ] || { echo "no /proc/config.gz and no FTA_KCONFIG"; return 1; }
+	zcat -f "$cfg" | grep -qx 'CONFIG_DYNAMIC_FTRACE_WITH_ARGS=y' ||
+		{ echo "$cfg lacks DYNAMIC_FTRACE_WITH_ARGS"; return 1; }
 }
 
 # The guest machine (microvm, see vm-run): 2 CPUs, which the cpumask and
