@@ -683,6 +683,12 @@ if [ -x "$mtool" ] && command -v bpftrace > /dev/null && [ -x "$bpfa" ]; then
 		row "tools: no function profile: busy functions not left out" "" ""
 		: > /tmp/bt.busy
 	fi
+	# Each tool once before the timed runs, so that none of them pays
+	# for reading its files over 9p the first time (under -icount the
+	# guest's clock runs on while it waits for the host)
+	"$mtool" --help > /dev/null 2>&1 || true
+	bpftrace --version > /dev/null 2>&1 || true
+	[ -z "$fcc" ] || "$fcc" --help > /dev/null 2>&1 || true
 	for n in ${BENCH_TOOL_NS:-100 1000}; do
 		{
 			grep -E "$hot" /tmp/bt.all
