@@ -605,7 +605,9 @@ if [ -x "$mtool" ] && command -v bpftrace > /dev/null && [ -x "$bpfa" ]; then
 		local t0 t1 t2 sum wp
 		# the console says where a long run is
 		echo "bench: tools $1 N=$2 ($(date +%s) s)" > /dev/console 2> /dev/null || true
-		rm -f /tmp/wl.go; mkfifo /tmp/wl.go
+		# the same workload each time: dd creates its output anew
+		# (truncating one left by the run before calls more)
+		rm -f /tmp/wl.go /tmp/wl.g; mkfifo /tmp/wl.go
 		sh -c 'read x < /tmp/wl.go; exec dd if=/tmp/wl.f of=/tmp/wl.g bs=512 conv=fsync 2> /dev/null' &
 		wp=$!
 		: > /tmp/tl.out; : > /tmp/tl.err
