@@ -653,10 +653,9 @@ if [ -x "$mtool" ] && command -v bpftrace > /dev/null && [ -x "$bpfa" ]; then
 	s2() { median < "$1" | xargs printf %.2f; }
 	# What the workload calls: VFS, syscalls, files, the page cache.
 	# Not the allocator, dentry and fsnotify functions that every task
-	# calls all the time: with those probed, each of their calls is a
-	# kprobe (full save) and a BPF run under TCG, and funccount, which
-	# attaches its kprobes one at a time, did not get to "attached" at
-	# N = 100 in 70 minutes (2026-12-03).
+	# calls all the time: with those probed, each of their calls, from
+	# any task (the tools' own, while they attach the rest), is a probe
+	# and a BPF run under TCG, which the rows would measure instead.
 	hot='^(vfs_|ksys_|do_sys|__x64_sys_|__do_sys_|file|fd|fget|fput|filemap_|generic_|shmem_|rw_verify)'
 	# bpftrace holds a program and a link fd per function
 	ulimit -n 65536
