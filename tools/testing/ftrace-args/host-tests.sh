@@ -259,6 +259,20 @@ t_multitrace_install() {
 	[ -z "$out" ] || { echo "groff: $out"; return 1; }
 }
 
+# The bench's fta-bpf-attach: --candidates takes a whole number of
+# arguments from 0 to 12, and says so of anything else (exit 2)
+t_bpf_attach_args() {
+	local bin=$cache/tools/fta-bpf-attach a out rc
+	[ -x "$bin" ] || { echo "no $bin (make tools builds it)"; return 1; }
+	for a in x 13 -1 3x ''; do
+		rc=0
+		out=$("$bin" --candidates "$a" 2>&1) || rc=$?
+		[ $rc = 2 ] || { echo "--candidates '$a': exit $rc, not 2"; return 1; }
+		[ "$out" = "fta-bpf-attach: --candidates $a: not a number from 0 to 12" ] ||
+			{ echo "--candidates '$a': $out"; return 1; }
+	done
+}
+
 # The bench's statistics (bench/stats.sh), on numbers with known answers.
 # nums FILE N...: FILE holds N..., one a line.
 nums() { local f=$tmp/$1; shift; printf '%s\n' "$@" > "$f"; }
@@ -322,4 +336,6 @@ if [ -n "$src" ]; then
 	run_test "host: make deb: Debian's config, the fragments, Debian's key options kept" t_deb_config
 	run_test "host: multitrace: make install puts the program and its man page, which matches --help" \
 		t_multitrace_install
+	run_test "host: fta-bpf-attach --candidates: a bad MAXARGS exits 2 and says why" \
+		t_bpf_attach_args
 fi

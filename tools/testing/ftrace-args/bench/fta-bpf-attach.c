@@ -205,6 +205,22 @@ static void add_images(int link, long *images, long *bytes)
 	fclose(f);
 }
 
+/* --candidates' MAXARGS: a whole number of arguments, 0 to 12 */
+static int candidates_arg(const char *arg)
+{
+	char *end;
+	long max;
+
+	errno = 0;
+	max = strtol(arg, &end, 10);
+	if (errno || end == arg || *end || max < 0 || max > 12) {
+		fprintf(stderr, "fta-bpf-attach: --candidates %s: not a number from 0 to 12\n",
+			arg);
+		return 2;
+	}
+	return candidates(max);
+}
+
 int main(int argc, char **argv)
 {
 	int i, k, nfunc = 0, nkind = 2, multi = 0, nlinks = 0, *links;
@@ -226,7 +242,7 @@ int main(int argc, char **argv)
 
 	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
 		if (!strcmp(argv[i], "--candidates"))
-			return candidates(i + 1 < argc ? atoi(argv[i + 1]) : 12);
+			return candidates_arg(i + 1 < argc ? argv[i + 1] : "12");
 		else if (!strcmp(argv[i], "--multi"))
 			multi = 1;
 		else if (!strcmp(argv[i], "--entry-only"))
