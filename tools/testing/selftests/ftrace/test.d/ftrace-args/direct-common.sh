@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
-# Helpers of the direct-* cases, which source this file (ftracetest runs
-# only *.tc files).
+# Helpers of the direct-* cases and of the cases that run a tool in the
+# background (multitrace.tc, bcc-funccount.tc), which source this file
+# (ftracetest runs only *.tc files).
 
 # check_agree: every function in direct_functions has D in
 # enabled_functions, and every D is in direct_functions
@@ -25,4 +26,32 @@ wait_ntramp() {
 	done
 	echo "$(ntramp) BPF trampoline images, more than $1"
 	return 1
+}
+
+# wait_line FILE PID RE [SECONDS]: wait until FILE has a line that
+# matches the extended RE (600 s at most, or SECONDS); fails, printing
+# FILE, when that does not come or process PID exits first
+wait_line() {
+	_n=$((${4:-600} * 10))
+	while ! grep -q -E "$3" "$1" 2> /dev/null; do
+		if ! kill -0 "$2" 2> /dev/null || [ $_n -le 0 ]; then
+			cat "$1"
+			return 1
+		fi
+		_n=$((_n - 1))
+		sleep 0.1
+	done
+}
+
+# interrupt PID: SIGINT to PID, a child of this shell, which must then
+# exit (300 s at most); returns its exit status
+interrupt() {
+	kill -INT $1
+	_n=3000
+	while kill -0 $1 2> /dev/null; do
+		_n=$((_n - 1))
+		[ $_n -gt 0 ] || { echo "$1 did not exit on SIGINT"; return 1; }
+		sleep 0.1
+	done
+	wait $1
 }
