@@ -238,6 +238,20 @@ ms() { median < "$1" | xargs -I{} echo "{} / 1000" | bc -l | xargs printf %.1f; 
 # not_in PROFILE: the names of stdin that are not in PROFILE, the function
 # profiler's names, which it cuts to 30 characters
 not_in() { awk 'NR == FNR { p[$1]; next } !(substr($1, 1, 30) in p)' "$1" -; }
+# profile OUT CMD...: the functions that CMD (a command or a shell
+# function) calls, as the function profiler counts them, one name a line,
+# in OUT; OUT is empty without the profiler
+profile() {
+	local out=$1 pe=/sys/kernel/tracing/function_profile_enabled
+	shift
+	: > "$out"
+	[ -w $pe ] || return 0
+	echo 1 > $pe
+	"$@" > /dev/null 2>&1 || true
+	echo 0 > $pe
+	cat /sys/kernel/tracing/trace_stat/function* |
+		awk '$2 ~ /^[0-9]+$/ { print $1 }' | sort -u > "$out"
+}
 # sratio SLOW FAST: time_ratio, or, for rows measured fewer than 3 times
 # (single links, the other tools: minutes each), the plain ratio of the
 # medians
@@ -340,14 +354,8 @@ elif [ -x "$bb" ] && [ -s /tmp/bf.all ]; then
 	# call, not runs of the program on functions the bench calls.
 	# Without the profiler, the first 10000 (1000) candidates, and the
 	# row is an upper bound.
-	pe=/sys/kernel/tracing/function_profile_enabled
-	if [ -w $pe ]; then
-		echo 1 > $pe
-		BENCH_BPF_SECS=1 trig fentry > /dev/null || true
-		echo 0 > $pe
-		cat /sys/kernel/tracing/trace_stat/function* |
-			awk '$2 ~ /^[0-9]+$/ { print $1 }' | sort -u > /tmp/bf.hot
-	fi
+	trig_fentry_1s() { BENCH_BPF_SECS=1 trig fentry; }
+	profile /tmp/bf.hot trig_fentry_1s
 	# (an empty profile would leave every candidate in: not that)
 	if [ -s /tmp/bf.hot ] && grep -q -x -F bpf_get_numa_node_id /tmp/bf.hot; then
 		not_in /tmp/bf.hot < /tmp/bf.all | head -n 10000 > /tmp/bf.wide
@@ -669,15 +677,8 @@ if [ -x "$mtool" ] && command -v bpftrace > /dev/null && [ -x "$bpfa" ]; then
 	# language) and a second of the idle guest do not call (the
 	# function profiler's hits), in address order.  Without a profile
 	# (no profiler, or one that missed vfs_read), the first candidates.
-	pe=/sys/kernel/tracing/function_profile_enabled
-	: > /tmp/bt.busy
-	if [ -w $pe ]; then
-		echo 1 > $pe
-		python3 -c pass; sleep 1
-		echo 0 > $pe
-		cat /sys/kernel/tracing/trace_stat/function* |
-			awk '$2 ~ /^[0-9]+$/ { print $1 }' | sort -u > /tmp/bt.busy
-	fi
+	python_idle() { python3 -c pass; sleep 1; }
+	profile /tmp/bt.busy python_idle
 	if grep -q -x -F vfs_read /tmp/bt.busy; then
 		row "tools: the functions the workload calls, then $(wc -l < /tmp/bt.busy) busy ones left out" "" ""
 	else
