@@ -31,9 +31,7 @@ flock 9
 inputs_hash() {
 	(
 		cd "$repo"
-		for d in patches $overlay_dirs; do
-			[ -d "$d" ] && find "$d" -type f
-		done | LC_ALL=C sort | while read -r f; do
+		"$repo/build/project-files.sh" "$repo" patches $overlay_dirs | while read -r f; do
 			printf '%s %s\n' "$(sha1sum < "$f" | cut -d' ' -f1)" "$f"
 		done
 		cat "$base/.fta-unpacked"
@@ -63,11 +61,11 @@ if [ -f "$series" ]; then
 	done
 fi
 
-for d in $overlay_dirs; do
-	[ -d "$repo/$d" ] || continue
-	# rsync replaces files by rename, never in place: BASE stays pristine.
-	rsync -rlpI "$repo/$d/" "$stage/$d/"
-done
+# The project's files (not what a build left in the checkout: see
+# project-files.sh).  rsync replaces files by rename, never in place:
+# BASE stays pristine.
+"$repo/build/project-files.sh" "$repo" $overlay_dirs |
+	rsync -lpI --files-from=- "$repo/" "$stage/"
 
 mkdir -p "$src"
 # By content, without times: unchanged files keep their mtime in SRC.

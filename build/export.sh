@@ -29,6 +29,13 @@ map=$repo/build/export/map.txt
 overlay_dirs="arch Documentation include kernel samples tools"
 
 die() { echo "export: $*" >&2; exit 1; }
+# OUT is replaced: only a new or empty folder, or an earlier export (its
+# marker, or its cover letter before there was one)
+if [ -d "$out" ] && [ -n "$(ls -A "$out")" ] && [ ! -f "$out/.ftrace-args-export" ] &&
+   [ ! -f "$out/0000-cover-letter.patch" ]; then
+	die "$out holds files that no export wrote; EXPORT_DIR is a folder that make export replaces: name a new or empty one"
+fi
+[ ! -e "$out" ] || [ -d "$out" ] || die "$out is not a folder"
 [ -f "$base/Makefile" ] || die "no base tree in $base (make base)"
 [ -f "$src/.fta-inputs" ] || die "no assembled tree in $src (make tree)"
 
@@ -38,7 +45,7 @@ trap 'rm -rf "$tmp"' EXIT
 # --- which patch each new file goes to ------------------------------------
 keys=()	# the map's keys, in the order of their first line
 : > "$tmp/assign"
-(cd "$repo" && find $overlay_dirs -type f 2> /dev/null | LC_ALL=C sort) > "$tmp/files"
+"$repo/build/project-files.sh" "$repo" $overlay_dirs > "$tmp/files"
 set -f	# the map's globs are patterns, not paths to expand
 while read -r f; do
 	[ -e "$base/$f" ] && die "$f is in the base: change it with a patch in patches/"
@@ -84,6 +91,7 @@ total=${#order[@]}
 
 rm -rf "$out"
 mkdir -p "$out"
+echo "written by ftrace-args' make export, which replaces this folder" > "$out/.ftrace-args-export"
 author=$(sed -n 's/^From: //p;/^From: /q' "$repo/patches/${series[0]}")
 from_line='From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001'
 

@@ -118,6 +118,9 @@ t_no_root() {
 	out=$(STUB_UID=1000 stubbed "$inst" "$list" 2>&1) && { echo "exit 0"; return 1; }
 	echo "$out" | grep -q "needs root: run 'sudo make deps' once" || { echo "$out"; return 1; }
 	[ ! -s "$STUB_LOG" ] || { echo "ran $(cat "$STUB_LOG")"; return 1; }
+	# the lists of make deb and the others name their own target
+	out=$(FTA_DEPS_TARGET=deps-deb STUB_UID=1000 stubbed "$inst" "$list" 2>&1) && { echo "exit 0"; return 1; }
+	echo "$out" | grep -q "needs root: run 'sudo make deps-deb' once" || { echo "$out"; return 1; }
 }
 
 t_offline() {
@@ -200,6 +203,44 @@ t_export() {
 	done
 }
 
+# build/project-files.sh, which gives assemble.sh and export.sh their
+# files: in a git checkout the tracked and new files, not the ignored
+# ones (a plugin built in place) nor a tracked one that was deleted
+t_project_files() (
+	local g=$tmp/pf got
+	mkdir -p "$g/tools/a" "$g/kernel"
+	cd "$g"
+	git init -q .
+	printf '*.so\n' > .gitignore
+	echo 1 > tools/a/tracked.c
+	echo 2 > kernel/gone.c
+	git add . && git -c user.name=t -c user.email=t@t commit -qm t
+	echo 3 > tools/a/new.c
+	echo 4 > tools/a/plugin.so
+	rm kernel/gone.c
+	got=$("$repo/build/project-files.sh" "$g" tools kernel | paste -sd' ')
+	[ "$got" = "tools/a/new.c tools/a/tracked.c" ] || { echo "got: $got"; exit 1; }
+	# outside a checkout: every file
+	rm -rf .git
+	got=$("$repo/build/project-files.sh" "$g" tools kernel | paste -sd' ')
+	[ "$got" = "tools/a/new.c tools/a/plugin.so tools/a/tracked.c" ] || { echo "no git: $got"; exit 1; }
+)
+
+# make export replaces EXPORT_DIR: it refuses a folder that holds files
+# no export wrote, and leaves them there
+t_export_own_dir() {
+	local base out=$tmp/own rc=0
+	base=$(ls -d "$cache"/base-*/ 2> /dev/null | head -n 1)
+	[ -n "$base" ] || { echo "no base tree in $cache"; return 1; }
+	mkdir -p "$out"
+	echo mine > "$out/Makefile"
+	"$repo/build/export.sh" "$repo" "${base%/}" "$src" "$out" > "$tmp/own.log" 2>&1 || rc=$?
+	[ $rc != 0 ] || { echo "an export into a folder of other files ran"; return 1; }
+	grep -q "export: $out holds files that no export wrote" "$tmp/own.log" ||
+		{ cat "$tmp/own.log"; return 1; }
+	[ "$(cat "$out/Makefile")" = mine ] || { echo "the folder's file is gone"; return 1; }
+}
+
 # make deb's config step (build/deb.sh config) on Debian's own config:
 # the fragments hold, Debian's key options stay as Debian has them; the
 # QEMU variant of make test-deb has only the modules the fragments ask
@@ -225,9 +266,10 @@ t_deb_config() {
 		 '# CONFIG_FTRACE_STARTUP_TEST is not set'; do
 		grep -qx "$o" "$tmp/debfull/obj/.config" || { echo "make deb: no $o"; return 1; }
 	done
-	# a fragment that changes a key option of Debian's is refused
+	# a fragment that changes a key option of Debian's is refused (given
+	# by a path relative to where make runs)
 	printf '# CONFIG_X86_KERNEL_IBT is not set\n' > "$tmp/bad.config"
-	if DEB_EXTRA_CONFIG=$tmp/bad.config "$repo/build/deb.sh" config "$repo" "$src" "$d" test \
+	if (cd "$tmp" && DEB_EXTRA_CONFIG=bad.config "$repo/build/deb.sh" config "$repo" "$src" "$d" test) \
 		> "$tmp/deb.log" 2>&1; then
 		echo "IBT off was taken"; return 1
 	fi
@@ -324,15 +366,17 @@ run_test "host: install-packages --check: installed / missing / unknown" t_check
 run_test "host: install-packages: nothing missing runs no apt-get, needs no root" t_nothing_missing
 run_test "host: install-packages: an unknown package is named, nothing installed" t_unknown_named
 run_test "host: install-packages: installs the missing ones, checks they arrived" t_installs_missing
-run_test "host: install-packages: no root says 'sudo make deps'" t_no_root
+run_test "host: install-packages: no root says 'sudo make deps' (or the list's target)" t_no_root
 run_test "host: install-packages: no registry says so, with apt's reason" t_offline
 run_test "host: install-packages: an unreadable list is named" t_bad_list
 run_test "host: install-packages: the project's lists parse" t_project_lists
 run_test "host: check-space: refuses with a clear message" t_space
+run_test "host: project-files: git's files, not what a build left in the checkout" t_project_files
 run_test "host: bench statistics: ratios only for rows clear of their noise" t_bench_stats
 if [ -n "$src" ]; then
 	run_test "host: Kconfig: arm64 leaves out function_args and the batch interface" t_kconfig_arch
 	run_test "host: make export: the series applies in order and gives the tested tree" t_export
+	run_test "host: make export: refuses an EXPORT_DIR of other files, and keeps them" t_export_own_dir
 	run_test "host: make deb: Debian's config, the fragments, Debian's key options kept" t_deb_config
 	run_test "host: multitrace: make install puts the program and its man page, which matches --help" \
 		t_multitrace_install
