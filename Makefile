@@ -104,11 +104,11 @@ deps:
 	@$(PHASE) install
 
 deps-full: deps
-	@build/install-packages.sh build/packages-full.txt
+	@FTA_DEPS_TARGET=deps-full build/install-packages.sh build/packages-full.txt
 	@$(PHASE) install-full
 
 deps-deb: deps
-	@build/install-packages.sh build/packages-deb.txt
+	@FTA_DEPS_TARGET=deps-deb build/install-packages.sh build/packages-deb.txt
 
 base: deps
 	@build/check-space.sh '$(FTA_CACHE)' $(if $(wildcard $(KERNEL)),2,12) "the build"
@@ -244,6 +244,7 @@ deb: deps-deb tree
 test-deb: deps-deb tree
 	@build/check-space.sh '$(FTA_CACHE)' $(if $(wildcard $(DEBTESTDIR)/obj/vmlinux),3,15) "the Debian test kernel"
 	@flock $(FTA_CACHE)/build.lock build/deb.sh build '$(REPO)' '$(SRC)' '$(DEBTESTDIR)' test
+	@$(PHASE) deb-test-kernel
 	@flock $(FTA_CACHE)/build.lock $(MAKE) --no-print-directory tools
 	@DEBDIR='$(DEBTESTDIR)' $(REPO)/tools/testing/ftrace-args/run-tests --src $(SRC) --deb
 
@@ -273,7 +274,7 @@ bench-profile: deps-full all
 # package lists or this Makefile lands.
 FRESH_ROOT	?= /var/tmp/ftrace-args-fresh
 test-fresh:
-	@build/install-packages.sh build/packages-fresh.txt
+	@FTA_DEPS_TARGET=test-fresh build/install-packages.sh build/packages-fresh.txt
 	@build/test-fresh.sh '$(REPO)' '$(FRESH_ROOT)' run
 
 # --- development ----------------------------------------------------------------

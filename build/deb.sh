@@ -28,11 +28,21 @@ obj=$dir/obj
 debcfg=/usr/src/linux-config-6.12/config.amd64_none_amd64.xz
 frags=("$repo/build/ftrace-args.config" "$repo/build/kernel-deb.config")
 [ "$modules" = test ] && frags+=("$repo/build/kernel-deb-test.config")
-# DEB_EXTRA_CONFIG: a fragment of your own, merged last
-[ -n "${DEB_EXTRA_CONFIG:-}" ] && frags+=("$DEB_EXTRA_CONFIG")
-
 say() { echo "deb: $*"; }
 die() { echo "deb: ERROR: $*" >&2; exit 1; }
+
+# DEB_EXTRA_CONFIG: a fragment of your own, merged last (the merge runs
+# in SRC: a relative path is taken from where make ran)
+if [ -n "${DEB_EXTRA_CONFIG:-}" ]; then
+	extra=$(realpath -e -- "$DEB_EXTRA_CONFIG" 2> /dev/null) ||
+		die "DEB_EXTRA_CONFIG=$DEB_EXTRA_CONFIG: no such file"
+	frags+=("$extra")
+fi
+# DIR gets obj/, root/ and the packages, and loses the packages and root/
+# of a build before: a new or empty folder, or one of an earlier build
+if [ -d "$dir" ] && [ ! -d "$dir/obj" ] && [ -n "$(ls -A "$dir")" ]; then
+	die "$dir holds files that no make deb wrote: DEBDIR (DEBTESTDIR) names a folder of its own, new or empty"
+fi
 
 case $modules in
 test | debian) ;;
@@ -86,6 +96,8 @@ config() {
 	done
 	[ $bad = 0 ] || die "Debian's key options changed (above)"
 	inputs > "$obj/deb-inputs"
+	say "config: Debian's from linux-config-6.12" \
+		"$(dpkg-query -W -f='${Version}' linux-config-6.12 2> /dev/null || echo '(version unknown)')"
 	say "config: Debian's $(xzcat "$debcfg" | grep -c '=y$') built-in options," \
 		"$(grep -c '=y$' "$obj/.config") here, modules: $modules ($(grep -c '=m$' "$obj/.config") =m)"
 	if [ -n "$lost" ]; then

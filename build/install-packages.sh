@@ -11,6 +11,9 @@
 set -uo pipefail
 
 me=deps
+# the make target that installs these lists (the Makefile says), for the
+# message to a user who is not root
+target=${FTA_DEPS_TARGET:-deps}
 
 die() {
 	local l
@@ -83,8 +86,7 @@ esac
 
 echo "$me: ${#missing[@]} package(s) to install: ${missing[*]}"
 if [ "$(id -u)" != 0 ]; then
-	die "installing packages needs root: run 'sudo make deps' once" \
-	    "(or 'sudo make deps-full' for make test-full), then make again as yourself"
+	die "installing packages needs root: run 'sudo make $target' once, then make again as yourself"
 fi
 command -v apt-get >/dev/null ||
 	die "apt-get not found: this project needs Debian 12 (bookworm)"
