@@ -73,6 +73,7 @@ help:
 	@echo "make test-deb   our tests on its QEMU variant, booted from its package (DEBTESTDIR)"
 	@echo "make deps-deb   also what make deb needs (root; once)"
 	@echo "make edit-tree  a quilt tree for editing patches/ (see README.md)"
+	@echo "make tools      the userspace tools and the plugin only (FTA_CACHE/tools)"
 	@echo "make checkpatch checkpatch.pl --strict on patches and new files"
 	@echo "make export     the series and config fragment for your own tree (EXPORT_DIR)"
 	@echo "make clean-tree remove the assembled tree (the next make assembles it again)"
@@ -82,11 +83,17 @@ help:
 	@echo "  BASE_VERSION  the Debian linux-source-6.12 version (now $(BASE_VERSION))"
 	@echo "  JOBS          parallel kernel build jobs (now $(JOBS))"
 	@echo "  TEST_SHARDS   test guests side by side (default: the number of CPUs)"
-	@echo "  EXPORT_DIR    where make export writes (now $(EXPORT_DIR))"
+	@echo "  EXPORT_DIR    where make export writes, replacing it (now $(EXPORT_DIR))"
 	@echo "  BENCH_KERNEL  bench, test or both: the kernel(s) make bench runs on"
 	@echo "  DEBDIR        where make deb builds and writes its packages (now $(DEBDIR))"
 	@echo "  DEB_MODULES   debian (all of Debian's modules; default) or test (none)"
 	@echo "  DEBTESTDIR    where make test-deb builds its kernel (now $(DEBTESTDIR))"
+	@echo "  DEB_EXTRA_CONFIG  a config fragment of your own for make deb and test-deb"
+	@echo "  FARGS_STRESS_SECS the stress case's seconds in make test-full (default 120)"
+	@echo "  BENCH_ONLY    bpf or tools: make bench runs only those rows"
+	@echo "  BENCH_ICOUNT  off: the bench guest without -icount (TCG's own speed)"
+	@echo "  FRESH_KEEP    1: make test-fresh keeps its root after a pass"
+	@echo "  (the bench's other knobs, BENCH_*: README.md, Benchmarks)"
 
 # --- packages and base ------------------------------------------------------
 

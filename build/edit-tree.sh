@@ -22,8 +22,13 @@ edit-tree: $edit has the base with patches/ applied (quilt).
   quilt top | quilt applied          # where you are
   quilt new NNNN-subsystem-what.patch # a new patch on top
   quilt edit kernel/trace/ftrace.c    # or: quilt add FILE, then edit it
-  quilt refresh                       # writes patches/NNNN-....patch in the repo
-  quilt header -e                     # the commit-style message of the patch
-To change an existing patch: quilt pop NAME, edit, quilt refresh, quilt push -a.
+  quilt refresh -p ab --no-timestamps --no-index
+                                      # writes patches/NNNN-....patch in the repo
+  quilt header -e                     # From:, Subject: [PATCH] ..., the message
+To change an existing patch: quilt pop NAME, edit, quilt refresh (the same
+options), quilt push -a.  Or once, for every refresh:
+  echo 'QUILT_REFRESH_ARGS="-p ab --no-timestamps --no-index"' >> ~/.quiltrc
+(Debian's quiltrc refreshes without a/ b/ and with Index: lines, which
+make export cannot read.)
 Then 'make' re-assembles the build tree from base + patches + project files.
 EOT
