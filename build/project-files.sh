@@ -15,10 +15,14 @@ cd "$repo"
 if git rev-parse --is-inside-work-tree > /dev/null 2>&1; then
 	git ls-files -c -o --exclude-standard -- "$@" | while read -r f; do
 		# a tracked file that the work tree has deleted is not one
-		[ -f "$f" ] && printf '%s\n' "$f"
+		if [ -f "$f" ]; then
+			printf '%s\n' "$f"
+		fi
 	done
 else
 	for d in "$@"; do
-		[ -d "$d" ] && find "$d" -type f
+		if [ -d "$d" ]; then
+			find "$d" -type f
+		fi
 	done
 fi | LC_ALL=C sort -u

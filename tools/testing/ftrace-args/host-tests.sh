@@ -208,21 +208,26 @@ t_export() {
 # ones (a plugin built in place) nor a tracked one that was deleted
 t_project_files() (
 	local g=$tmp/pf got
-	mkdir -p "$g/tools/a" "$g/kernel"
+	set -o pipefail
+	mkdir -p "$g/tools/a" "$g/tools/z"
 	cd "$g"
 	git init -q .
 	printf '*.so\n' > .gitignore
 	echo 1 > tools/a/tracked.c
-	echo 2 > kernel/gone.c
+	echo 2 > tools/z/gone.c
 	git add . && git -c user.name=t -c user.email=t@t commit -qm t
 	echo 3 > tools/a/new.c
 	echo 4 > tools/a/plugin.so
-	rm kernel/gone.c
-	got=$("$repo/build/project-files.sh" "$g" tools kernel | paste -sd' ')
+	# (the deleted file comes last, and so does a folder that is not
+	# there: neither may make it fail)
+	rm tools/z/gone.c
+	got=$("$repo/build/project-files.sh" "$g" tools kernel | paste -sd' ') ||
+		{ echo "exit $? ($got)"; exit 1; }
 	[ "$got" = "tools/a/new.c tools/a/tracked.c" ] || { echo "got: $got"; exit 1; }
 	# outside a checkout: every file
 	rm -rf .git
-	got=$("$repo/build/project-files.sh" "$g" tools kernel | paste -sd' ')
+	got=$("$repo/build/project-files.sh" "$g" tools kernel | paste -sd' ') ||
+		{ echo "no git: exit $? ($got)"; exit 1; }
 	[ "$got" = "tools/a/new.c tools/a/plugin.so tools/a/tracked.c" ] || { echo "no git: $got"; exit 1; }
 )
 
