@@ -24,6 +24,8 @@
 set -euo pipefail
 
 cmd=$1 repo=$2 src=$3 dir=$4 modules=${5:-debian}
+[ -n "$dir" ] || { echo "deb: ERROR: no folder (DEBDIR or DEBTESTDIR is empty)" >&2; exit 1; }
+dir=$(realpath -m -- "$dir")
 obj=$dir/obj
 debcfg=/usr/src/linux-config-6.12/config.amd64_none_amd64.xz
 frags=("$repo/build/ftrace-args.config" "$repo/build/kernel-deb.config")
@@ -40,7 +42,8 @@ if [ -n "${DEB_EXTRA_CONFIG:-}" ]; then
 fi
 # DIR gets obj/, root/ and the packages, and loses the packages and root/
 # of a build before: a new or empty folder, or one of an earlier build
-if [ -d "$dir" ] && [ ! -d "$dir/obj" ] && [ -n "$(ls -A "$dir")" ]; then
+# (obj/config.debian, which config() writes first)
+if [ -d "$dir" ] && [ ! -f "$obj/config.debian" ] && [ -n "$(ls -A "$dir")" ]; then
 	die "$dir holds files that no make deb wrote: DEBDIR (DEBTESTDIR) names a folder of its own, new or empty"
 fi
 

@@ -30,12 +30,15 @@ overlay_dirs="arch Documentation include kernel samples tools"
 
 die() { echo "export: $*" >&2; exit 1; }
 # OUT is replaced: only a new or empty folder, or an earlier export (its
-# marker, or its cover letter before there was one)
+# marker, or, from before there was one, our fragment and nothing but
+# NNNN-*.patch files beside it)
+[ -n "$out" ] || die "no output folder (EXPORT_DIR is empty)"
+[ ! -e "$out" ] || [ -d "$out" ] || die "$out is not a folder"
 if [ -d "$out" ] && [ -n "$(ls -A "$out")" ] && [ ! -f "$out/.ftrace-args-export" ] &&
-   [ ! -f "$out/0000-cover-letter.patch" ]; then
+   { [ ! -f "$out/ftrace-args.config" ] ||
+     [ -n "$(ls -A "$out" | grep -v -x -E '[0-9]{4}-.*\.patch|ftrace-args\.config')" ]; }; then
 	die "$out holds files that no export wrote; EXPORT_DIR is a folder that make export replaces: name a new or empty one"
 fi
-[ ! -e "$out" ] || [ -d "$out" ] || die "$out is not a folder"
 [ -f "$base/Makefile" ] || die "no base tree in $base (make base)"
 [ -f "$src/.fta-inputs" ] || die "no assembled tree in $src (make tree)"
 
@@ -80,7 +83,7 @@ order=()
 for p in "${series[@]}"; do order+=("${p%%-*} $repo/patches/$p"); done
 for k in "${keys[@]}"; do
 	case $k in [0-9][0-9][0-9][0-9])
-		printf '%s\n' "${series[@]}" | grep -q "^$k-" ||
+		grep -q "^$k-" <<< "$(printf '%s\n' "${series[@]}")" ||
 			die "map.txt names patch $k, which patches/series does not have"
 		continue ;;
 	esac

@@ -27,14 +27,14 @@ if [ "$have" != "$version" ]; then
 		echo "fetch-base: ERROR: installing it needs root: run 'sudo make deps' once, then make again" >&2
 		exit 1
 	fi
-	if ! apt-cache madison "$pkg" 2>/dev/null | awk '{print $3}' | grep -qxF "$version"; then
+	if ! apt-cache madison "$pkg" 2>/dev/null | awk '{print $3}' | grep -xF "$version" >/dev/null; then
 		if ! apt-get update --error-on=any -q >/dev/null 2>&1; then
 			echo "fetch-base: ERROR: apt-get update failed: the Debian package registry cannot be reached" >&2
 			echo "fetch-base: check the network and /etc/apt/sources.list, then run make again" >&2
 			exit 1
 		fi
 	fi
-	if ! apt-cache madison "$pkg" 2>/dev/null | awk '{print $3}' | grep -qxF "$version"; then
+	if ! apt-cache madison "$pkg" 2>/dev/null | awk '{print $3}' | grep -xF "$version" >/dev/null; then
 		echo "fetch-base: ERROR: $pkg version $version is not available from apt." >&2
 		echo "fetch-base: available versions:" >&2
 		apt-cache madison "$pkg" 2>/dev/null | awk '{print "    " $3}' >&2

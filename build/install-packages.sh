@@ -71,7 +71,7 @@ missing)
 	exit 0 ;;
 check)
 	for p in "${pkgs[@]}"; do
-		if ! printf '%s\n' "${missing[@]}" | grep -qxF -- "$p"; then
+		if ! grep -qxF -- "$p" <<< "$(printf '%s\n' "${missing[@]}")"; then
 			echo "installed $p"
 		elif apt_has "$p"; then
 			echo "missing $p"

@@ -96,7 +96,7 @@ make_before_deps() {
 	local out
 	out=$(as_user make 2>&1) && die "make succeeded before 'make deps': $out"
 	echo "$out"
-	echo "$out" | grep -q "run 'sudo make deps' once" ||
+	grep -q "run 'sudo make deps' once" <<< "$out" ||
 		die "make before 'make deps' did not say to run 'sudo make deps'"
 }
 

@@ -188,8 +188,15 @@ t_export() {
 	local base out=$tmp/export n
 	base=$(ls -d "$cache"/base-*/ 2> /dev/null | head -n 1)
 	[ -n "$base" ] || { echo "no base tree in $cache"; return 1; }
+	# into the folder of an export from before the marker file, which it
+	# must take (and replace)
+	mkdir -p "$out"
+	echo old > "$out/0001-old.patch"
+	echo old > "$out/ftrace-args.config"
 	"$repo/build/export.sh" "$repo" "${base%/}" "$src" "$out" > "$tmp/export.log" 2>&1 ||
 		{ cat "$tmp/export.log"; return 1; }
+	[ ! -e "$out/0001-old.patch" ] && [ -f "$out/.ftrace-args-export" ] ||
+		{ echo "the earlier export was not replaced"; return 1; }
 	grep -q 'git apply and git am take them in order on the base' "$tmp/export.log" || return 1
 	[ -s "$out/0000-cover-letter.patch" ] && [ -s "$out/ftrace-args.config" ] || return 1
 	n=$(find "$out" -name '[0-9][0-9][0-9][0-9]-*.patch' | wc -l)
@@ -209,8 +216,7 @@ t_export() {
 t_project_files() (
 	local g=$tmp/pf got
 	set -o pipefail
-	mkdir -p "$g/tools/a" "$g/tools/z"
-	cd "$g"
+	mkdir -p "$g/tools/a" "$g/tools/z" && cd "$g" || exit 1
 	git init -q .
 	printf '*.so\n' > .gitignore
 	echo 1 > tools/a/tracked.c
@@ -244,6 +250,12 @@ t_export_own_dir() {
 	grep -q "export: $out holds files that no export wrote" "$tmp/own.log" ||
 		{ cat "$tmp/own.log"; return 1; }
 	[ "$(cat "$out/Makefile")" = mine ] || { echo "the folder's file is gone"; return 1; }
+	# nor a folder of patches without our fragment
+	rm "$out/Makefile"
+	echo mine > "$out/0001-mine.patch"
+	"$repo/build/export.sh" "$repo" "${base%/}" "$src" "$out" > "$tmp/own.log" 2>&1 &&
+		{ echo "an export into a folder of other patches ran"; return 1; }
+	[ -f "$out/0001-mine.patch" ] || { echo "the folder's patch is gone"; return 1; }
 }
 
 # make deb's config step (build/deb.sh config) on Debian's own config:
@@ -271,8 +283,18 @@ t_deb_config() {
 		 '# CONFIG_FTRACE_STARTUP_TEST is not set'; do
 		grep -qx "$o" "$tmp/debfull/obj/.config" || { echo "make deb: no $o"; return 1; }
 	done
+	# a DEBDIR of files that no make deb wrote is refused, and so is none
+	mkdir -p "$tmp/notdeb" && echo mine > "$tmp/notdeb/f"
+	"$repo/build/deb.sh" config "$repo" "$src" "$tmp/notdeb" test > "$tmp/deb.log" 2>&1 &&
+		{ echo "a DEBDIR of other files was taken"; return 1; }
+	grep -q "holds files that no make deb wrote" "$tmp/deb.log" || { cat "$tmp/deb.log"; return 1; }
+	[ -f "$tmp/notdeb/f" ] || { echo "the DEBDIR's file is gone"; return 1; }
+	"$repo/build/deb.sh" config "$repo" "$src" "" test > "$tmp/deb.log" 2>&1 &&
+		{ echo "an empty DEBDIR was taken"; return 1; }
+	grep -q "DEBDIR or DEBTESTDIR is empty" "$tmp/deb.log" || { cat "$tmp/deb.log"; return 1; }
 	# a fragment that changes a key option of Debian's is refused (given
-	# by a path relative to where make runs)
+	# by a path relative to where make runs; the folder of the config
+	# above is taken again)
 	printf '# CONFIG_X86_KERNEL_IBT is not set\n' > "$tmp/bad.config"
 	if (cd "$tmp" && DEB_EXTRA_CONFIG=bad.config "$repo/build/deb.sh" config "$repo" "$src" "$d" test) \
 		> "$tmp/deb.log" 2>&1; then
