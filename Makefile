@@ -267,7 +267,7 @@ bench: deps-full all
 # The series for your own tree: build/export.sh; EXPORT_DIR says where
 EXPORT_DIR	?= $(FTA_CACHE)/export
 export: tree
-	@$(REPO)/build/export.sh $(REPO) $(BASE) $(SRC) $(EXPORT_DIR)
+	@'$(REPO)/build/export.sh' '$(REPO)' '$(BASE)' '$(SRC)' '$(EXPORT_DIR)'
 
 # Where one probed call's instructions go, function by function (gdb
 # single-steps it in the bench guest); PROFILE_TRIGS names the triggers

@@ -28,12 +28,17 @@ mkdir -p "$(dirname "$stage")"
 exec 9> "$stage.lock"
 flock 9
 
+# (the list goes to a file first: a project-files.sh that fails stops
+# this, where in the pipe below it would hash an empty list)
+files=$(mktemp)
+trap 'rm -f "$files"' EXIT
+"$repo/build/project-files.sh" "$repo" patches $overlay_dirs > "$files" || exit 1
 inputs_hash() {
 	(
 		cd "$repo"
-		"$repo/build/project-files.sh" "$repo" patches $overlay_dirs | while read -r f; do
+		while read -r f; do
 			printf '%s %s\n' "$(sha1sum < "$f" | cut -d' ' -f1)" "$f"
-		done
+		done < "$files"
 		cat "$base/.fta-unpacked"
 	) | sha1sum | cut -d' ' -f1
 }

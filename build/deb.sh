@@ -36,8 +36,9 @@ die() { echo "deb: ERROR: $*" >&2; exit 1; }
 # DEB_EXTRA_CONFIG: a fragment of your own, merged last (the merge runs
 # in SRC: a relative path is taken from where make ran)
 if [ -n "${DEB_EXTRA_CONFIG:-}" ]; then
-	extra=$(realpath -e -- "$DEB_EXTRA_CONFIG" 2> /dev/null) ||
+	[ -f "$DEB_EXTRA_CONFIG" ] ||
 		die "DEB_EXTRA_CONFIG=$DEB_EXTRA_CONFIG: no such file"
+	extra=$(realpath -- "$DEB_EXTRA_CONFIG")
 	frags+=("$extra")
 fi
 # DIR gets obj/, root/ and the packages, and loses the packages and root/

@@ -34,9 +34,14 @@ die() { echo "export: $*" >&2; exit 1; }
 # NNNN-*.patch files beside it)
 [ -n "$out" ] || die "no output folder (EXPORT_DIR is empty)"
 [ ! -e "$out" ] || [ -d "$out" ] || die "$out is not a folder"
-if [ -d "$out" ] && [ -n "$(ls -A "$out")" ] && [ ! -f "$out/.ftrace-args-export" ] &&
+entries=
+if [ -d "$out" ]; then
+	# (a folder that cannot be listed is not taken for an empty one)
+	entries=$(ls -A -- "$out") || die "$out cannot be listed"
+fi
+if [ -n "$entries" ] && [ ! -f "$out/.ftrace-args-export" ] &&
    { [ ! -f "$out/ftrace-args.config" ] ||
-     [ -n "$(ls -A "$out" | grep -v -x -E '[0-9]{4}-.*\.patch|ftrace-args\.config')" ]; }; then
+     [ -n "$(printf '%s\n' "$entries" | grep -v -x -E '[0-9]{4}-.*\.patch|ftrace-args\.config')" ]; }; then
 	die "$out holds files that no export wrote; EXPORT_DIR is a folder that make export replaces: name a new or empty one"
 fi
 [ -f "$base/Makefile" ] || die "no base tree in $base (make base)"

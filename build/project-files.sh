@@ -4,7 +4,8 @@
 # project-files.sh REPO DIR...: the project's files under DIR... of REPO,
 # one path (relative to REPO) a line, sorted.  Where REPO is a git
 # checkout (it has its own .git): the files git tracks and the new ones
-# it does not ignore, so not what a build writes into the checkout (a
+# its .gitignore files do not
+# ignore (not the user's own excludes), so not what a build writes into the checkout (a
 # plugin, a tool: .gitignore); a git that fails there stops this with its
 # reason.  Elsewhere (a copy without .git): every file.  Symbolic links
 # count as files.  build/assemble.sh and build/export.sh take their new
@@ -15,7 +16,7 @@ repo=$1
 shift
 cd "$repo"
 if [ -e .git ]; then
-	list=$(git -c core.quotePath=false ls-files -c -o --exclude-standard -- "$@") || {
+	list=$(git -c core.quotePath=false ls-files -c -o --exclude-per-directory=.gitignore -- "$@") || {
 		echo "project-files: ERROR: git ls-files failed in $repo (above)" >&2
 		exit 1
 	}

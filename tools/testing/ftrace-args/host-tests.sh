@@ -221,7 +221,9 @@ t_project_files() (
 	printf '*.so\n' > .gitignore
 	echo 1 > tools/a/tracked.c
 	echo 2 > tools/z/gone.c
-	git add . && git -c user.name=t -c user.email=t@t commit -qm t
+	# (not the user's git config: signing, hooks)
+	git add . && GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1 \
+		git -c user.name=t -c user.email=t@t commit -qm t
 	echo 3 > tools/a/new.c
 	echo 4 > tools/a/plugin.so
 	# (the deleted file comes last, and so does a folder that is not
@@ -230,6 +232,12 @@ t_project_files() (
 	got=$("$repo/build/project-files.sh" "$g" tools kernel | paste -sd' ') ||
 		{ echo "exit $? ($got)"; exit 1; }
 	[ "$got" = "tools/a/new.c tools/a/tracked.c" ] || { echo "got: $got"; exit 1; }
+	# the user's own excludes do not drop a project file
+	printf '*.c\n' > "$tmp/excludes"
+	printf '[core]\n\texcludesFile = %s\n' "$tmp/excludes" > "$tmp/gitconfig"
+	got=$(GIT_CONFIG_GLOBAL=$tmp/gitconfig "$repo/build/project-files.sh" "$g" tools | paste -sd' ') ||
+		{ echo "excludesFile: exit $? ($got)"; exit 1; }
+	[ "$got" = "tools/a/new.c tools/a/tracked.c" ] || { echo "excludesFile: $got"; exit 1; }
 	# outside a checkout: every file
 	rm -rf .git
 	got=$("$repo/build/project-files.sh" "$g" tools kernel | paste -sd' ') ||
@@ -292,6 +300,10 @@ t_deb_config() {
 	"$repo/build/deb.sh" config "$repo" "$src" "" test > "$tmp/deb.log" 2>&1 &&
 		{ echo "an empty DEBDIR was taken"; return 1; }
 	grep -q "DEBDIR or DEBTESTDIR is empty" "$tmp/deb.log" || { cat "$tmp/deb.log"; return 1; }
+	# DEB_EXTRA_CONFIG names a file, not a folder
+	DEB_EXTRA_CONFIG=$tmp "$repo/build/deb.sh" config "$repo" "$src" "$d" test > "$tmp/deb.log" 2>&1 &&
+		{ echo "a folder was taken for DEB_EXTRA_CONFIG"; return 1; }
+	grep -q "DEB_EXTRA_CONFIG=$tmp: no such file" "$tmp/deb.log" || { cat "$tmp/deb.log"; return 1; }
 	# a fragment that changes a key option of Debian's is refused (given
 	# by a path relative to where make runs; the folder of the config
 	# above is taken again)

@@ -247,7 +247,7 @@ profile() {
 	: > "$out"
 	[ -w $pe ] || return 0
 	echo 1 > $pe
-	"$@" > /dev/null 2>&1 || true
+	"$@" > /dev/null || true
 	echo 0 > $pe
 	cat /sys/kernel/tracing/trace_stat/function* |
 		awk '$2 ~ /^[0-9]+$/ { print $1 }' | sort -u > "$out"

@@ -32,14 +32,16 @@ wait_ntramp() {
 # matches the extended RE (600 s at most, or SECONDS); fails, printing
 # FILE, when that does not come or process PID exits first
 wait_line() {
-	_n=$((${4:-600} * 10))
+	_n=$((${4:-600} * 5))
 	while ! grep -q -E "$3" "$1" 2> /dev/null; do
 		if ! kill -0 "$2" 2> /dev/null || [ $_n -le 0 ]; then
+			# (it may have written the line just before it exited)
+			grep -q -E "$3" "$1" 2> /dev/null && return 0
 			cat "$1"
 			return 1
 		fi
 		_n=$((_n - 1))
-		sleep 0.1
+		sleep 0.2
 	done
 }
 
@@ -54,4 +56,14 @@ interrupt() {
 		sleep 0.1
 	done
 	wait $1
+}
+
+# require_fail_function: the case is unsupported without fail_function;
+# sets FF to its debugfs folder
+require_fail_function() {
+	FF=/sys/kernel/debug/fail_function
+	if [ ! -d $FF ]; then
+		echo "no $FF: CONFIG_FUNCTION_ERROR_INJECTION or CONFIG_FAIL_FUNCTION is off"
+		exit_unsupported
+	fi
 }
