@@ -47,7 +47,7 @@ STAMP		:= $(FTA_CACHE)/stamps
 
 .PHONY: all build deps deps-full base tree config kernel modules bench-kernel debug-kernel \
 	tools run shell test test-full test-debug test-fresh bench bench-profile export clean-tree help checkpatch \
-	edit-tree deps-deb deb test-deb
+	edit-tree deps-deb deb test-deb test-deb-image
 
 # One build at a time per FTA_CACHE: `make test` and `make bench` started
 # side by side share the tree, the build output and the installed modules.
@@ -71,6 +71,8 @@ help:
 	@echo "make test-fresh the README's set-up in a new minimal Debian 12 root (root)"
 	@echo "make deb        Debian packages of the kernel, from Debian's 6.12 config (DEBDIR)"
 	@echo "make test-deb   our tests on its QEMU variant, booted from its package (DEBTESTDIR)"
+	@echo "make test-deb-image"
+	@echo "                our tests on make deb's own kernel and modules (after make deb)"
 	@echo "make deps-deb   also what make deb needs (root; once)"
 	@echo "make edit-tree  a quilt tree for editing patches/ (see README.md)"
 	@echo "make tools      the userspace tools and the plugin only (FTA_CACHE/tools)"
@@ -254,6 +256,19 @@ test-deb: deps-deb tree
 	@$(PHASE) deb-test-kernel
 	@flock $(FTA_CACHE)/build.lock $(MAKE) --no-print-directory tools
 	@DEBDIR='$(DEBTESTDIR)' $(REPO)/tools/testing/ftrace-args/run-tests --src $(SRC) --deb
+
+# The same tests on the kernel and modules of make deb's own image package
+# (Debian's modules: a PC machine, an initramfs loads 9p,
+# tools/testing/vm/mkinitrd-9p).  It boots what make deb built last, and
+# builds none: without it, it stops before anything else.
+ifneq ($(filter test-deb-image,$(MAKECMDGOALS)),)
+ifeq ($(wildcard $(DEBDIR)/root/boot/vmlinuz-*),)
+$(error no image package unpacked in $(DEBDIR)/root: run make deb first)
+endif
+endif
+test-deb-image: deps-deb tree
+	@flock '$(FTA_CACHE)/build.lock' $(MAKE) --no-print-directory tools
+	@DEBDIR='$(DEBDIR)' '$(REPO)/tools/testing/ftrace-args/run-tests' --src '$(SRC)' --deb
 
 # BENCH_KERNEL=test runs the bench on the test kernel (lockdep and all),
 # BENCH_KERNEL=both on the bench kernel and then on the test kernel.

@@ -36,7 +36,7 @@ trap 'rm -f "$files"' EXIT
 inputs_hash() {
 	(
 		cd "$repo"
-		while read -r f; do
+		while IFS= read -r f; do
 			printf '%s %s\n' "$(sha1sum < "$f" | cut -d' ' -f1)" "$f"
 		done < "$files"
 		cat "$base/.fta-unpacked"
@@ -66,11 +66,10 @@ if [ -f "$series" ]; then
 	done
 fi
 
-# The project's files (not what a build left in the checkout: see
-# project-files.sh).  rsync replaces files by rename, never in place:
-# BASE stays pristine.
-"$repo/build/project-files.sh" "$repo" $overlay_dirs |
-	rsync -lpI --files-from=- "$repo/" "$stage/"
+# The project's files, those that were hashed (not what a build left in
+# the checkout: see project-files.sh).  rsync replaces files by rename,
+# never in place: BASE stays pristine.
+{ grep -v '^patches/' "$files" || true; } | rsync -lpI --files-from=- "$repo/" "$stage/"
 
 mkdir -p "$src"
 # By content, without times: unchanged files keep their mtime in SRC.

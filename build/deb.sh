@@ -37,7 +37,7 @@ die() { echo "deb: ERROR: $*" >&2; exit 1; }
 # in SRC: a relative path is taken from where make ran)
 if [ -n "${DEB_EXTRA_CONFIG:-}" ]; then
 	[ -f "$DEB_EXTRA_CONFIG" ] ||
-		die "DEB_EXTRA_CONFIG=$DEB_EXTRA_CONFIG: no such file"
+		die "DEB_EXTRA_CONFIG=$DEB_EXTRA_CONFIG is not a file"
 	extra=$(realpath -- "$DEB_EXTRA_CONFIG")
 	frags+=("$extra")
 fi
@@ -130,6 +130,10 @@ build() {
 	make -C "$src" O="$obj" CC="ccache gcc" -j"${JOBS:-$(nproc)}" \
 		KDEB_PKGVERSION="$rel-1" \
 		DPKG_FLAGS="--build-profiles=pkg.linux-upstream.nokerneldbg" bindeb-pkg
+	# (not while make test-deb-image's guests use root/: run-tests holds
+	# this lock shared)
+	exec 7> "$dir/.root.lock"
+	flock -n 7 || { say "waiting for the guests that use $dir/root"; flock 7; }
 	rm -rf "$dir/root"
 	dpkg-deb -x "$dir/linux-image-${rel}_${rel}-1_amd64.deb" "$dir/root"
 	[ -f "$dir/root/boot/vmlinuz-$rel" ] || die "no /boot/vmlinuz-$rel in the image package"

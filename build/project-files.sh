@@ -4,10 +4,11 @@
 # project-files.sh REPO DIR...: the project's files under DIR... of REPO,
 # one path (relative to REPO) a line, sorted.  Where REPO is a git
 # checkout (it has its own .git): the files git tracks and the new ones
-# its .gitignore files do not
-# ignore (not the user's own excludes), so not what a build writes into the checkout (a
-# plugin, a tool: .gitignore); a git that fails there stops this with its
-# reason.  Elsewhere (a copy without .git): every file.  Symbolic links
+# that its .gitignore files do not ignore, so not what a build writes
+# into the checkout (a plugin, a tool).  The user's own excludes
+# (core.excludesFile, .git/info/exclude) do not count: they would drop a
+# new project file without a word.  A git that fails there stops this
+# with its reason.  Elsewhere (a copy without .git): every file.  Symbolic links
 # count as files.  build/assemble.sh and build/export.sh take their new
 # files from here.
 set -euo pipefail

@@ -19,11 +19,12 @@ t_release() {
 		{ echo "$cfg lacks DYNAMIC_FTRACE_WITH_ARGS"; return 1; }
 }
 
-# The guest machine (microvm, see vm-run): 2 CPUs, which the cpumask and
-# hotplug cases need and the kernel finds in qboot's MP table; virtio on
-# MMIO; and the TSC as clock, at the rate vm-run gives (no ACPI, HPET or
-# PIT gate to calibrate it), or the clock is jiffies or runs at the wrong
-# speed.
+# The guest machine (see vm-run): 2 CPUs, which the cpumask and hotplug
+# cases need (on microvm the kernel finds them in qboot's MP table);
+# virtio (on MMIO, or on PCI for make deb's own kernel); and the TSC as
+# clock at the right rate (on microvm the rate that vm-run gives, as
+# there is no ACPI, HPET or PIT gate to calibrate it), or the clock is
+# jiffies or runs at the wrong speed.
 t_machine() {
 	local n cs
 	n=$(nproc)
@@ -96,6 +97,13 @@ t_modules() {
 t_startup_selftest() {
 	grep -qw 'ftrace=nop' /proc/cmdline &&
 		{ echo "booted with ftrace=nop: this guest runs no startup selftests (shard 0 of make test-full and make test-debug does)"; return 2; }
+	# a kernel without them (make deb's own: Debian's config) has none
+	local cfg=/proc/config.gz
+	[ -r $cfg ] || cfg=${FTA_KCONFIG:-}
+	if [ -r "$cfg" ] && ! zcat -f "$cfg" | grep -qx 'CONFIG_FTRACE_STARTUP_TEST=y'; then
+		echo "$cfg has no FTRACE_STARTUP_TEST: this kernel runs no startup selftests"
+		return 2
+	fi
 	dmesg | grep -E 'FAILED' &&
 		{ echo "a startup selftest failed"; return 1; }
 	dmesg | grep -q 'Testing tracer function_args: PASSED' ||

@@ -216,14 +216,14 @@ t_export() {
 t_project_files() (
 	local g=$tmp/pf got
 	set -o pipefail
+	# (not the user's git config: template hooks, excludes, signing)
+	export GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1
 	mkdir -p "$g/tools/a" "$g/tools/z" && cd "$g" || exit 1
 	git init -q .
 	printf '*.so\n' > .gitignore
 	echo 1 > tools/a/tracked.c
 	echo 2 > tools/z/gone.c
-	# (not the user's git config: signing, hooks)
-	git add . && GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1 \
-		git -c user.name=t -c user.email=t@t commit -qm t
+	git add . && git -c user.name=t -c user.email=t@t -c core.hooksPath=/dev/null commit -qm t
 	echo 3 > tools/a/new.c
 	echo 4 > tools/a/plugin.so
 	# (the deleted file comes last, and so does a folder that is not
@@ -288,7 +288,8 @@ t_deb_config() {
 		{ cat "$tmp/deb.log"; return 1; }
 	[ "$(grep -c '=m$' "$tmp/debfull/obj/.config")" -gt 3000 ] || { echo "Debian's modules are not in"; return 1; }
 	for o in CONFIG_9P_FS=m CONFIG_FUNCTION_ARGS_TRACER=y 'CONFIG_LOCALVERSION="-ftrace-args-amd64"' \
-		 '# CONFIG_FTRACE_STARTUP_TEST is not set'; do
+		 '# CONFIG_FTRACE_STARTUP_TEST is not set' CONFIG_SAMPLE_FTRACE_DIRECT=m \
+		 CONFIG_SAMPLE_TRACE_EVENTS=m CONFIG_SAMPLE_KPROBES=m; do
 		grep -qx "$o" "$tmp/debfull/obj/.config" || { echo "make deb: no $o"; return 1; }
 	done
 	# a DEBDIR of files that no make deb wrote is refused, and so is none
@@ -303,7 +304,7 @@ t_deb_config() {
 	# DEB_EXTRA_CONFIG names a file, not a folder
 	DEB_EXTRA_CONFIG=$tmp "$repo/build/deb.sh" config "$repo" "$src" "$d" test > "$tmp/deb.log" 2>&1 &&
 		{ echo "a folder was taken for DEB_EXTRA_CONFIG"; return 1; }
-	grep -q "DEB_EXTRA_CONFIG=$tmp: no such file" "$tmp/deb.log" || { cat "$tmp/deb.log"; return 1; }
+	grep -qF "DEB_EXTRA_CONFIG=$tmp is not a file" "$tmp/deb.log" || { cat "$tmp/deb.log"; return 1; }
 	# a fragment that changes a key option of Debian's is refused (given
 	# by a path relative to where make runs; the folder of the config
 	# above is taken again)
