@@ -111,6 +111,40 @@ config() {
 	fi
 }
 
+# Exported symbols that Module.symvers gives CRC 0: an object whose build
+# was stopped (a session's end) after its compile and before genksyms
+# wrote its versions to its .cmd file is taken as built, and modpost
+# writes 0 for its exports; no module that uses them then loads ("no
+# symbol version for ...").
+zero_crcs() {
+	grep -qx 'CONFIG_MODVERSIONS=y' "$obj/.config" || return 0
+	awk '$1 == "0x00000000" { print $2 }' "$obj/Module.symvers" 2> /dev/null || true
+}
+
+# repair_crcs: remove the objects compiled from a source that export
+# symbols and have no versions in their .cmd file, to be built again
+repair_crcs() {
+	local n
+	say "$(zero_crcs | wc -l) exported symbols have no CRC ($(zero_crcs | head -n 3 | paste -sd' ') ...):" \
+		"an earlier build was stopped mid-way; building their objects again"
+	# (grep -L and nm fail for some files, which is no error here)
+	(
+		set +o pipefail
+		cd "$obj"
+		# (objects compiled from a source: not those that ld -r links)
+		find . -name '.*.o.cmd' ! -name '.*.mod.o.cmd' -print0 |
+			xargs -0 grep -L -Z '^#SYMVER ' |
+			xargs -0 -r grep -l -Z '^source_' |
+			sed -z 's|/\.\([^/]*\)\.cmd$|/\1|' |
+			xargs -0 -r nm -A 2> /dev/null |
+			awk '/ __export_symbol_/ { sub(/:.*/, ""); print }' | sort -u
+	) > "$obj/deb-nocrc-objects"
+	n=$(wc -l < "$obj/deb-nocrc-objects")
+	[ "$n" -gt 0 ] || die "no object to build again; remove $obj/Module.symvers and the objects that export $(zero_crcs | head -n 1)"
+	say "removing $n objects: $(head -n 5 "$obj/deb-nocrc-objects" | paste -sd' ')"
+	(cd "$obj" && tr '\n' '\0' < deb-nocrc-objects | xargs -0 rm -f)
+}
+
 build() {
 	local rel t0=$SECONDS
 	# A new config when there is none, or when Debian's config, a
@@ -120,6 +154,11 @@ build() {
 	# Built first with ccache, as the other kernels; bindeb-pkg then finds
 	# it built (CC on the command line reaches its sub-makes).
 	make -C "$src" O="$obj" CC="ccache gcc" -j"${JOBS:-$(nproc)}" bzImage modules
+	if [ -n "$(zero_crcs)" ]; then
+		repair_crcs
+		make -C "$src" O="$obj" CC="ccache gcc" -j"${JOBS:-$(nproc)}" bzImage modules
+		[ -z "$(zero_crcs)" ] || die "still exported symbols without a CRC: $(zero_crcs | head -n 5 | paste -sd' ')"
+	fi
 	# the build writes the release; before it, kernelrelease may give
 	# the previous config's
 	rel=$(cat "$obj/include/config/kernel.release")
