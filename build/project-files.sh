@@ -8,9 +8,9 @@
 # into the checkout (a plugin, a tool).  The user's own excludes
 # (core.excludesFile, .git/info/exclude) do not count: they would drop a
 # new project file without a word.  A git that fails there stops this
-# with its reason.  Elsewhere (a copy without .git): every file.  Symbolic links
-# count as files.  build/assemble.sh and build/export.sh take their new
-# files from here.
+# with its reason.  Elsewhere (a copy without .git): every file.
+# Symbolic links count as files.  build/assemble.sh and build/export.sh
+# take their new files from here.
 set -euo pipefail
 
 repo=$1
