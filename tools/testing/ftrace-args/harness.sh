@@ -7,16 +7,17 @@
 
 release=$1
 
+# The booted kernel's config: /proc/config.gz, or, as Debian's config
+# has no IKCONFIG, the image package's (FTA_KCONFIG, run-tests --deb)
+kconfig=/proc/config.gz
+[ -r $kconfig ] || kconfig=${FTA_KCONFIG:-}
+
 t_release() {
 	[ "$(uname -r)" = "$release" ] || { echo "uname -r is $(uname -r), want $release"; return 1; }
 	grep -qF "Linux version $release " /proc/version || { echo "/proc/version: $(cat /proc/version)"; return 1; }
-	# Debian's config has no /proc/config.gz: the Debian kernel's test
-	# gives the image package's config (FTA_KCONFIG, run-tests --deb)
-	local cfg=/proc/config.gz
-	[ -r $cfg ] || cfg=${FTA_KCONFIG:-}
-	[ -r "$cfg" ] || { echo "no /proc/config.gz and no FTA_KCONFIG"; return 1; }
-	zcat -f "$cfg" | grep -qx 'CONFIG_DYNAMIC_FTRACE_WITH_ARGS=y' ||
-		{ echo "$cfg lacks DYNAMIC_FTRACE_WITH_ARGS"; return 1; }
+	[ -r "$kconfig" ] || { echo "no /proc/config.gz and no FTA_KCONFIG"; return 1; }
+	zcat -f "$kconfig" | grep -qx 'CONFIG_DYNAMIC_FTRACE_WITH_ARGS=y' ||
+		{ echo "$kconfig lacks DYNAMIC_FTRACE_WITH_ARGS"; return 1; }
 }
 
 # The guest machine (see vm-run): 2 CPUs, which the cpumask and hotplug
@@ -98,10 +99,8 @@ t_startup_selftest() {
 	grep -qw 'ftrace=nop' /proc/cmdline &&
 		{ echo "booted with ftrace=nop: this guest runs no startup selftests (shard 0 of make test-full and make test-debug does)"; return 2; }
 	# a kernel without them (make deb's own: Debian's config) has none
-	local cfg=/proc/config.gz
-	[ -r $cfg ] || cfg=${FTA_KCONFIG:-}
-	if [ -r "$cfg" ] && ! zcat -f "$cfg" | grep -qx 'CONFIG_FTRACE_STARTUP_TEST=y'; then
-		echo "$cfg has no FTRACE_STARTUP_TEST: this kernel runs no startup selftests"
+	if [ -r "$kconfig" ] && ! zcat -f "$kconfig" | grep -qx 'CONFIG_FTRACE_STARTUP_TEST=y'; then
+		echo "$kconfig has no FTRACE_STARTUP_TEST: this kernel runs no startup selftests"
 		return 2
 	fi
 	dmesg | grep -E 'FAILED' &&
