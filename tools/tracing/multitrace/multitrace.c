@@ -973,6 +973,20 @@ static void emit_lookup(struct prog_buf *p, int map)
 	emit_jmp(p, JMP_IMM(BPF_JEQ, BPF_REG_0, 0), L_RET0);
 }
 
+/*
+ * r0 = &mt.map[the function's index], or return 0.  The index is the
+ * attach cookie, checked against the number of functions; the context
+ * is in r6.
+ */
+static void emit_func_lookup(struct prog_buf *p)
+{
+	emit(p, MOV_REG(BPF_REG_1, BPF_REG_6));
+	emit(p, CALL(BPF_FUNC_get_attach_cookie));
+	emit_jmp(p, JMP_IMM(BPF_JGE, BPF_REG_0, mt.nfunc), L_RET0);
+	emit(p, STX(BPF_W, BPF_REG_10, BPF_REG_0, KEY_OFF));
+	emit_lookup(p, mt.map);
+}
+
 /* *(u64 *)(r0 + @off) += @src, a register: a per-CPU value */
 static void emit_add(struct prog_buf *p, int off, int src)
 {
@@ -1052,12 +1066,7 @@ static void gen_count(struct prog_buf *p)
 {
 	emit(p, MOV_REG(BPF_REG_6, BPF_REG_1));
 	emit_filters(p, L_RET0);
-	/* the key: the function's index, its cookie, in bounds */
-	emit(p, MOV_REG(BPF_REG_1, BPF_REG_6));
-	emit(p, CALL(BPF_FUNC_get_attach_cookie));
-	emit_jmp(p, JMP_IMM(BPF_JGE, BPF_REG_0, mt.nfunc), L_RET0);
-	emit(p, STX(BPF_W, BPF_REG_10, BPF_REG_0, KEY_OFF));
-	emit_lookup(p, mt.map);
+	emit_func_lookup(p);
 	emit(p, MOV_IMM(BPF_REG_2, 1));
 	emit_add(p, 0, BPF_REG_2);
 	emit_returns(p);
@@ -1120,12 +1129,7 @@ static void gen_latency(struct prog_buf *p)
 		emit(p, ALU_IMM(BPF_ADD, BPF_REG_9, s));
 		land_here(p, at);
 	}
-	/* the key: the cookie, in bounds */
-	emit(p, MOV_REG(BPF_REG_1, BPF_REG_6));
-	emit(p, CALL(BPF_FUNC_get_attach_cookie));
-	emit_jmp(p, JMP_IMM(BPF_JGE, BPF_REG_0, mt.nfunc), L_RET0);
-	emit(p, STX(BPF_W, BPF_REG_10, BPF_REG_0, KEY_OFF));
-	emit_lookup(p, mt.map);
+	emit_func_lookup(p);
 	emit_add(p, offsetof(struct mt_hist, ns), BPF_REG_8);
 	/* r0 = &calls[r9]: the mask shows the verifier that it is in bounds */
 	emit(p, ALU_IMM(BPF_AND, BPF_REG_9, NR_BUCKETS - 1));
