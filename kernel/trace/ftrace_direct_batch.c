@@ -364,8 +364,7 @@ static void fdb_free_parked(struct ftrace_direct_batch *batch, unsigned int n)
 {
 	if (!n)
 		return;
-	synchronize_rcu();
-	synchronize_rcu_tasks_rude();
+	ftrace_direct_functions_sync();
 	while (n)
 		kfree(batch->spare[--n]);
 }
@@ -492,6 +491,7 @@ static int fdb_apply_locked(struct ftrace_direct_batch *batch,
 	struct ftrace_hash *pre = NULL, *post = NULL, *prev = NULL;
 	unsigned long *ips = NULL;
 	unsigned int cnt = 0;
+	bool wait = false;
 	int err;
 
 	if (add) {
@@ -540,8 +540,16 @@ static int fdb_apply_locked(struct ftrace_direct_batch *batch,
 			ftrace_set_filter_ips(&batch->ops, NULL, 0, 0, 1);
 	} else if (!(batch->ops.flags & FTRACE_OPS_FL_ENABLED)) {
 		err = ftrace_set_filter_ips(&batch->ops, ips, cnt, 0, 1);
-		if (!err)
+		if (!err) {
 			err = register_ftrace_function_nolock(&batch->ops);
+			/*
+			 * ftrace_startup() lists the ops before it can refuse
+			 * it (an IPMODIFY user has a function): calls of
+			 * functions that other ops trace may have entered the
+			 * new trampolines meanwhile.
+			 */
+			wait = err;
+		}
 		if (err)
 			ftrace_set_filter_ips(&batch->ops, NULL, 0, 0, 1);
 	} else {
@@ -564,11 +572,15 @@ out:
 	/*
 	 * The detached trampolines, as unregister_ftrace_direct() waits
 	 * for them (unregistering the batch's ops, for its last functions,
-	 * waited already), and the replaced ones, unless their owner frees
-	 * them after grace periods of its own.
+	 * waited already), the replaced ones, unless their owner frees them
+	 * after grace periods of its own, and those of a refused first
+	 * attach, which the caller may free.
 	 */
-	if (!err && ((del && cnt) ||
-		     (set && !(batch->flags & FTRACE_DIRECT_BATCH_RETARGET_NOSYNC))))
+	if (!err && del && cnt)
+		wait = true;
+	if (!err && set && !(batch->flags & FTRACE_DIRECT_BATCH_RETARGET_NOSYNC))
+		wait = true;
+	if (wait)
 		fdb_wait();
 	fdb_set_common(batch);
 	free_ftrace_hash(post);
