@@ -27,6 +27,7 @@
 #include <linux/delay.h>
 #include <linux/ftrace.h>
 #include <linux/ftrace_direct_batch.h>
+#include <linux/init_task.h>
 #include <linux/kallsyms.h>
 #include <linux/module.h>
 #include <linux/sched.h>
@@ -120,27 +121,60 @@ static int bpf_tramp_batch_ipmodify(struct ftrace_direct_batch *batch,
 }
 
 /*
- * Detaching must not fail: the programs and images that the trampolines
- * run are freed next.  A batch update fails only for want of memory, so
- * wait for some.
+ * Drop from @items, each @size bytes and starting with a function's
+ * address, the functions that the batch no longer has: the freeing of
+ * their text took them, and no task enters a trampoline from text that
+ * is gone.  Returns the number kept.
  */
-static void bpf_tramp_batch_apply_nofail(const struct ftrace_direct_pair *set,
+static unsigned int bpf_tramp_batch_keep(void *items, size_t size,
+					 unsigned int nr)
+{
+	unsigned int i, n = 0;
+	void *item;
+
+	BUILD_BUG_ON(offsetof(struct ftrace_direct_pair, ip));
+	for (i = 0; i < nr; i++) {
+		item = items + i * size;
+		if (!ftrace_direct_batch_get(bpf_tramp_batch,
+					     *(unsigned long *)item))
+			continue;
+		if (n != i)
+			memcpy(items + n * size, item, size);
+		n++;
+	}
+	return n;
+}
+
+/*
+ * Detaching must not fail: the programs and images that the trampolines
+ * run are freed next.  A batch update fails for want of memory, so wait
+ * for some, or because a function's text is gone (an __init function of
+ * a module, freed after the link took it): detach the others.
+ */
+static void bpf_tramp_batch_apply_nofail(struct ftrace_direct_pair *set,
 					 unsigned int nr_set,
-					 const unsigned long *del,
+					 unsigned long *del,
 					 unsigned int nr_del)
 {
+	unsigned int nr;
 	int err;
 
-	if (!nr_set && !nr_del)
-		return;
-	while ((err = ftrace_direct_batch_apply(bpf_tramp_batch, NULL, 0, set,
-						nr_set, del, nr_del))) {
-		/* Gone already: the module notifier took its text away */
-		if (err == -ENOENT && !nr_set && nr_del == 1)
+	while (nr_set || nr_del) {
+		err = ftrace_direct_batch_apply(bpf_tramp_batch, NULL, 0, set,
+						nr_set, del, nr_del);
+		if (!err)
 			return;
-		WARN_ONCE(err != -ENOMEM,
-			  "bpf: detaching trampolines failed (%d)\n", err);
-		msleep(20);
+		if (err == -ENOMEM) {
+			msleep(20);
+			continue;
+		}
+		nr = nr_set + nr_del;
+		nr_set = bpf_tramp_batch_keep(set, sizeof(*set), nr_set);
+		nr_del = bpf_tramp_batch_keep(del, sizeof(*del), nr_del);
+		/* Only a vanished function may fail a detach */
+		if (WARN_ONCE(nr_set + nr_del == nr,
+			      "bpf: detaching trampolines failed (%d)\n", err))
+			return;
 	}
 }
 
@@ -369,6 +403,39 @@ out:
 }
 
 /*
+ * Build @node's trampoline image without the link's program, for a
+ * detach, which must not fail: wait for memory, and do not hold the image
+ * to bpf_jit_limit, which a task without CAP_BPF meets (the link's last
+ * close may come from any task): it replaces a larger image.  Should the
+ * build fail otherwise, the function is detached and its other programs
+ * stop, rather than run the program that is freed next.
+ */
+static void bpf_tracing_multi_rebuild(struct bpf_tracing_multi_node *node)
+{
+	struct bpf_trampoline *tr = node->tr;
+	const struct cred *cred;
+	int err;
+
+	for (;;) {
+		err = bpf_trampoline_build(tr, &node->im);
+		if (err == -EPERM) {
+			tr->flags = node->flags;
+			cred = override_creds(&init_cred);
+			err = bpf_trampoline_build(tr, &node->im);
+			revert_creds(cred);
+		}
+		if (!err)
+			return;
+		tr->flags = node->flags;
+		if (WARN_ONCE(err != -ENOMEM,
+			      "bpf: no trampoline image for %ps without a detached program (%d)\n",
+			      tr->func.addr, err))
+			return;
+		msleep(20);
+	}
+}
+
+/*
  * Take the link's program out of every trampoline: one batch update
  * detaches the functions that have no other program and retargets the
  * others to images without it.  Must not fail: the pairs' arrays came
@@ -391,10 +458,7 @@ static void bpf_tracing_multi_detach(struct bpf_tracing_multi_link *ml)
 		hlist_del_init(&node->tlink.tramp_hlist);
 		tr->progs_cnt[kind]--;
 		node->flags = tr->flags;
-		while (bpf_trampoline_build(tr, &node->im)) {
-			tr->flags = node->flags;
-			msleep(20);
-		}
+		bpf_tracing_multi_rebuild(node);
 		mutex_unlock(&tr->mutex);
 		cond_resched();
 	}
@@ -629,6 +693,9 @@ static int bpf_tracing_multi_resolve(struct bpf_tracing_multi_link *ml,
 			     kallsyms_lookup_name(name);
 	if (!addr)
 		return -ENOENT;
+	/* Its text goes before the module does, and the link with it */
+	if (mod && within_module_init(addr, mod))
+		return -ENODEV;
 	node->ip = ftrace_location(addr);
 	if (!node->ip)
 		return -ENODEV;

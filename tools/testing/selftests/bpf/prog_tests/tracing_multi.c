@@ -9,6 +9,8 @@
 #include "tracing_multi_mixed.skel.h"
 #include "tracing_multi_struct.skel.h"
 #include "tracing_multi_sample.skel.h"
+#include "tracing_multi_fail.skel.h"
+#include "cap_helpers.h"
 #include "trace_helpers.h"
 
 #define NR_FUNCS 9
@@ -450,6 +452,111 @@ static void test_verifier(void)
 	ASSERT_LT(fd, 0, "attach_btf_id refused");
 	if (fd >= 0)
 		close(fd);
+}
+
+/* Load @name of tracing_multi_fail alone; the verifier must refuse it */
+static void load_refused(const char *name, enum bpf_attach_type type,
+			 const char *msg)
+{
+	struct tracing_multi_fail *skel;
+	struct bpf_program *prog;
+	char log[8192] = {};
+	int err;
+
+	skel = tracing_multi_fail__open();
+	if (!ASSERT_OK_PTR(skel, "open"))
+		return;
+	prog = bpf_object__find_program_by_name(skel->obj, name);
+	if (!ASSERT_OK_PTR(prog, name))
+		goto out;
+	bpf_program__set_autoload(prog, true);
+	bpf_program__set_log_buf(prog, log, sizeof(log));
+	if (type)
+		bpf_program__set_expected_attach_type(prog, type);
+	err = tracing_multi_fail__load(skel);
+	if (!ASSERT_ERR(err, name))
+		goto out;
+	if (!ASSERT_HAS_SUBSTR(log, msg, name))
+		fprintf(stderr, "%s: the verifier said:\n%s\n", name, log);
+out:
+	tracing_multi_fail__destroy(skel);
+}
+
+/*
+ * The session kfuncs read the run context of an fsession program's own
+ * run: a tracepoint program (which shares the tracing kfunc hook) that
+ * claims fsession.multi's attach type may not call them, nor may a timer
+ * callback of an fsession.multi program.
+ */
+static void test_session_kfuncs(void)
+{
+	load_refused("tp_session_cookie", BPF_TRACE_FSESSION_MULTI,
+		     "calling kernel function bpf_session_cookie is not allowed");
+	load_refused("fsession_timer", 0,
+		     "bpf_session_cookie cannot be called from an async callback");
+}
+
+/*
+ * The link's last close may come from a task without CAP_BPF, over
+ * net.core.bpf_jit_limit: the detach still builds bpf_fentry_test1's
+ * image without the multi program (a single fentry stays there), and
+ * returns.  Before, it retried that build for ever.
+ */
+static void test_detach_jit_limit(void)
+{
+	const char *path = "/proc/sys/net/core/bpf_jit_limit";
+	__u64 caps = 1ULL << CAP_BPF | 1ULL << CAP_SYS_ADMIN |
+		     1ULL << CAP_PERFMON, old_caps = 0;
+	struct bpf_link *multi, *single = NULL;
+	struct tracing_multi *skel;
+	char limit[32] = {};
+	FILE *f;
+
+	skel = load();
+	if (!skel)
+		return;
+	f = fopen(path, "r");
+	if (!ASSERT_OK_PTR(f, "open bpf_jit_limit"))
+		goto out;
+	if (!ASSERT_OK_PTR(fgets(limit, sizeof(limit), f), "read bpf_jit_limit")) {
+		fclose(f);
+		goto out;
+	}
+	fclose(f);
+	single = bpf_program__attach(skel->progs.fentry_single);
+	multi = bpf_program__attach_tracing_multi(skel->progs.fentry_manual,
+						  "bpf_fentry_test?", NULL);
+	if (!ASSERT_OK_PTR(single, "attach single") ||
+	    !ASSERT_OK_PTR(multi, "attach multi")) {
+		bpf_link__destroy(multi);
+		goto out;
+	}
+	trigger(skel);
+	check(skel->bss->entry_result, 1, "multi attached");
+
+	f = fopen(path, "w");
+	if (!ASSERT_OK_PTR(f, "open bpf_jit_limit for writing")) {
+		bpf_link__destroy(multi);
+		goto out;
+	}
+	fputs("1", f);
+	ASSERT_OK(fclose(f), "bpf_jit_limit 1");
+	ASSERT_OK(cap_disable_effective(caps, &old_caps), "drop CAP_BPF");
+	bpf_link__destroy(multi);
+	ASSERT_OK(cap_enable_effective(old_caps, NULL), "restore caps");
+	f = fopen(path, "w");
+	if (ASSERT_OK_PTR(f, "open bpf_jit_limit again")) {
+		fputs(limit, f);
+		ASSERT_OK(fclose(f), "bpf_jit_limit restored");
+	}
+
+	reset(skel);
+	trigger(skel);
+	check(skel->bss->entry_result, 0, "multi detached");
+	ASSERT_EQ(skel->bss->single_result, 1, "single fentry stays");
+out:
+	bpf_link__destroy(single);
+	tracing_multi__destroy(skel);
 }
 
 static void test_testmod(void)
@@ -1319,6 +1426,10 @@ void serial_test_tracing_multi(void)
 		test_attach_fail();
 	if (test__start_subtest("verifier"))
 		test_verifier();
+	if (test__start_subtest("session_kfuncs"))
+		test_session_kfuncs();
+	if (test__start_subtest("detach_jit_limit"))
+		test_detach_jit_limit();
 	if (test__start_subtest("testmod"))
 		test_testmod();
 	if (test__start_subtest("sleepable"))
