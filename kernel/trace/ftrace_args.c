@@ -786,26 +786,21 @@ void ftrace_args_text_free(unsigned long start, unsigned long end)
 /*
  * A module's functions can be enabled before its BTF is registered (ftrace
  * enables them before the COMING notifiers run).  Once the module is live,
- * rebuild the models that found no BTF.  When the module goes away, drop
- * its models: its addresses get reused.
+ * rebuild the models that found no BTF (@live), else drop its models: its
+ * addresses get reused.
  */
-static int fta_module_notify(struct notifier_block *nb, unsigned long state,
-			     void *data)
+static void fta_module_update(struct module *mod, bool live)
 {
 	struct fta_model *m, *new, *dead = NULL;
 	struct hlist_node *tmp;
-	struct module *mod = data;
 	unsigned int i;
-
-	if (state != MODULE_STATE_GOING && state != MODULE_STATE_LIVE)
-		return NOTIFY_DONE;
 
 	mutex_lock(&fta_mutex);
 	for (i = 0; fta_table && i < FTA_HASH_SIZE; i++) {
 		hlist_for_each_entry_safe(m, tmp, &fta_table[i], hnode) {
 			if (!within_module(m->pub.ip, mod))
 				continue;
-			if (state == MODULE_STATE_GOING) {
+			if (!live) {
 				hlist_del_rcu(&m->hnode);
 			} else {
 				if (m->pub.reason != FTRACE_MODEL_NO_BTF)
@@ -821,6 +816,29 @@ static int fta_module_notify(struct notifier_block *nb, unsigned long state,
 	}
 	mutex_unlock(&fta_mutex);
 	fta_free_dead(dead);
+}
+
+/**
+ * ftrace_args_module_free - a module's text is gone: drop its models
+ * @mod: the module, unloaded or failed to load
+ *
+ * Called by the ftrace core when it drops the module's ftrace records,
+ * which a module whose load failed after ftrace enabled its functions
+ * also reaches without going through MODULE_STATE_GOING.
+ *
+ * Context: process context.
+ */
+void ftrace_args_module_free(struct module *mod)
+{
+	fta_module_update(mod, false);
+}
+
+static int fta_module_notify(struct notifier_block *nb, unsigned long state,
+			     void *data)
+{
+	if (state != MODULE_STATE_GOING && state != MODULE_STATE_LIVE)
+		return NOTIFY_DONE;
+	fta_module_update(data, state == MODULE_STATE_LIVE);
 	return NOTIFY_OK;
 }
 

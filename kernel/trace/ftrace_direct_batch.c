@@ -119,17 +119,19 @@ static int fdb_location(unsigned long *ip)
 
 /*
  * Is @addr in text that goes away before its module does: a module that
- * is going away, or a module's init text?  The GOING notifier detaches
- * the trampolines in a module, and waits for direct_mutex, which the
- * caller holds: a trampoline attached before the module is marked going
- * is detached by it, one attached after would not be.  Nothing detaches
- * a trampoline in init text.
+ * is going away, or a module's or the kernel's init text?  The GOING
+ * notifier detaches the trampolines in a module, and waits for
+ * direct_mutex, which the caller holds: a trampoline attached before the
+ * module is marked going is detached by it, one attached after would not
+ * be.  Nothing detaches a trampoline in init text.
  */
 static bool fdb_text_going(unsigned long addr)
 {
 	struct module *mod;
 	bool going;
 
+	if (is_kernel_inittext(addr))
+		return true;
 	preempt_disable();
 	mod = __module_address(addr);
 	going = mod && (mod->state == MODULE_STATE_GOING ||
