@@ -27,6 +27,7 @@
 #define FARGS_FL_RET		0x08	/* call-through: return value and duration */
 #define FARGS_FL_ENTRY_ONLY	0x10	/* call-through refused: stack arguments */
 #define FARGS_FL_STACK_CUT	0x20	/* stack slots past the stack's end */
+#define FARGS_FL_LOW_STACK	0x40	/* with ENTRY_ONLY: little stack left */
 #define FARGS_REASON_SHIFT	8
 #define FARGS_STACK_SHIFT	8
 

@@ -32,6 +32,8 @@
 #include <linux/sort.h>
 #include <linux/ctype.h>
 
+#include <asm/stacktrace.h>
+
 #include "trace.h"
 #include "ftrace_internal.h"
 #include "trace_function_args.h"
@@ -149,7 +151,8 @@ static_assert(offsetof(struct fargs_ct_frame, ret) == sizeof(struct pt_regs));
 static void fargs_ct_record(struct trace_array *tr,
 			    const struct ftrace_func_model *model,
 			    struct fargs_ct_frame *frame,
-			    const unsigned long *rp, bool ret)
+			    const unsigned long *rp, bool ret,
+			    unsigned int flags)
 {
 	unsigned long tail[FARGS_RET_WORDS];
 
@@ -164,7 +167,23 @@ static void fargs_ct_record(struct trace_array *tr,
 		     fargs_ct_parent((unsigned long *)rp),
 		     (struct ftrace_regs *)&frame->regs, tracing_gen_ctx_dec(),
 		     ret ? tail : NULL, ret ? FARGS_RET_WORDS : 0,
-		     ret ? FARGS_FL_RET : FARGS_FL_ENTRY_ONLY);
+		     ret ? FARGS_FL_RET : FARGS_FL_ENTRY_ONLY | flags);
+}
+
+/*
+ * While its body runs, a function called through keeps the trampoline's
+ * frame (some 200 bytes) on the stack it runs on, and a glob may select
+ * every function of a deep call chain: with less than a quarter of that
+ * stack left, the function is entered only.
+ */
+static bool fargs_ct_stack_low(unsigned long *sp)
+{
+	struct stack_info info;
+
+	if (!get_stack_info_noinstr(sp, current, &info))
+		return true;
+	return sp - (unsigned long *)info.begin <
+	       ((unsigned long *)info.end - (unsigned long *)info.begin) / 4;
 }
 
 /**
@@ -193,10 +212,15 @@ int fargs_ct_entry(struct fargs_ct_frame *frame, unsigned long *rp)
 	model = ftrace_args_model(ip);
 	/* The body would look for stack arguments where the frame is. */
 	if (model && !model->flags && !model->nr_stack) {
+		if (fargs_ct_stack_low((unsigned long *)frame)) {
+			fargs_ct_record(tr, model, frame, rp, false,
+					FARGS_FL_LOW_STACK);
+			goto out;
+		}
 		frame->t0 = trace_clock_local();
 		ret = 1;
 	} else {
-		fargs_ct_record(tr, model, frame, rp, false);
+		fargs_ct_record(tr, model, frame, rp, false, 0);
 	}
 out:
 	ftrace_test_recursion_unlock(bit);
@@ -223,7 +247,7 @@ void fargs_ct_exit(struct fargs_ct_frame *frame, unsigned long *rp)
 	tr = fargs_ct_map_tr(ip);
 	model = ftrace_args_model(ip);
 	if (tr && tr->function_enabled && model && !model->flags)
-		fargs_ct_record(tr, model, frame, rp, true);
+		fargs_ct_record(tr, model, frame, rp, true, 0);
 	ftrace_test_recursion_unlock(bit);
 }
 

@@ -377,7 +377,9 @@ static enum print_line_t fargs_trace(struct trace_iterator *iter, int flags,
 
 		trace_seq_printf(s, " (%llu.%03u us)", ns, rem);
 	}
-	if (field->flags & FARGS_FL_ENTRY_ONLY)
+	if (field->flags & FARGS_FL_LOW_STACK)
+		trace_seq_puts(s, " [entry only: low stack]");
+	else if (field->flags & FARGS_FL_ENTRY_ONLY)
 		trace_seq_puts(s, " [entry only: stack arguments]");
 
 	if (field->flags & FARGS_FL_NO_MODEL)

@@ -47,6 +47,8 @@
 #define FARGS_FL_ENTRY_ONLY	0x10
 /* Stack slots from the high byte's number on lie past the stack's end */
 #define FARGS_FL_STACK_CUT	0x20
+/* With FARGS_FL_ENTRY_ONLY: entered only, for want of stack */
+#define FARGS_FL_LOW_STACK	0x40
 #define FARGS_STACK_SHIFT	8
 /* A FARGS_FL_RET record: the return value (two words), the duration in ns */
 #define FARGS_RET_WORDS		3
@@ -725,7 +727,9 @@ static int fargs_handler(struct trace_seq *s, struct tep_record *record,
 
 		trace_seq_printf(s, " (%llu.%03llu us)", ns / 1000, ns % 1000);
 	}
-	if (flags & FARGS_FL_ENTRY_ONLY)
+	if (flags & FARGS_FL_LOW_STACK)
+		trace_seq_puts(s, " [entry only: low stack]");
+	else if (flags & FARGS_FL_ENTRY_ONLY)
 		trace_seq_puts(s, " [entry only: stack arguments]");
 	if (flags & FARGS_FL_NO_MODEL) {
 		trace_seq_puts(s, " [raw: no model]");
