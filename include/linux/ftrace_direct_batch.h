@@ -95,10 +95,14 @@ int ftrace_direct_batch_lookup(const char *filter, unsigned long *ips,
 			       unsigned int max);
 #else
 static inline struct ftrace_direct_batch *
-ftrace_direct_batch_alloc(const char *owner)
+__ftrace_direct_batch_alloc(const char *owner, struct module *mod,
+			    unsigned int flags)
 {
 	return ERR_PTR(-EOPNOTSUPP);
 }
+
+#define ftrace_direct_batch_alloc(owner)	\
+	__ftrace_direct_batch_alloc(owner, THIS_MODULE, 0)
 
 static inline void ftrace_direct_batch_free(struct ftrace_direct_batch *batch)
 {

@@ -909,12 +909,17 @@ int bpf_tracing_multi_link_attach(const union bpf_attr *attr,
 	struct bpf_link_primer link_primer;
 	struct bpf_tracing_multi_link *ml;
 	u32 cnt = attr->link_create.tracing_multi.cnt;
+	size_t from = offsetofend(union bpf_attr, link_create.tracing_multi);
+	size_t to = offsetofend(union bpf_attr, link_create.uprobe_multi.pid);
 	int err;
 
 	if (!bpf_tramp_batch)
 		return -EOPNOTSUPP;
 	if (attr->link_create.flags || attr->link_create.target_fd ||
 	    attr->link_create.tracing_multi.flags)
+		return -EINVAL;
+	/* CHECK_ATTR() looks past the union's largest member only */
+	if (memchr_inv((const void *)attr + from, 0, to - from))
 		return -EINVAL;
 	if (!cnt || !attr->link_create.tracing_multi.ids)
 		return -EINVAL;

@@ -687,8 +687,9 @@ static struct fta_model *fta_lookup_locked(unsigned long ip)
  *
  * Context: process context; may sleep.  It may be called with ftrace_lock
  * held, as the ftrace core does.
- * Return: 0 when a model (known or unknown) is cached, -ENOMEM when none
- * could be built, -ENOENT when @ip belongs to a module that is going away.
+ * Return: 0 when a model (known or unknown) is cached, -EINVAL when @ip is
+ * no ftrace location, -ENOMEM when none could be built, -ENOENT when @ip
+ * belongs to a module that is going away.
  */
 int ftrace_args_prepare(unsigned long ip)
 {
@@ -710,7 +711,16 @@ int ftrace_args_prepare(unsigned long ip)
 
 	if (fta_lookup_locked(ip))
 		goto out;
+	/*
+	 * Only a function ftrace knows, checked under fta_mutex: once its
+	 * records are dropped, ftrace_args_text_free() waits for the mutex
+	 * and drops what was built meanwhile.
+	 */
+	ret = -EINVAL;
+	if (ftrace_location(ip) != ip)
+		goto out;
 
+	ret = 0;
 	m = fta_create(ip);
 	if (!m) {
 		ret = -ENOMEM;

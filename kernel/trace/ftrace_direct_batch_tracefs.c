@@ -68,12 +68,22 @@ static int fdb_show(struct seq_file *m, void *v)
 
 static int fdb_open(struct inode *inode, struct file *file)
 {
+	unsigned int count;
 	int ret;
 
 	ret = security_locked_down(LOCKDOWN_TRACEFS);
 	if (ret)
 		return ret;
-	return single_open(file, fdb_show, NULL);
+	/*
+	 * A buffer for the lines there are now (some 128 bytes each), so
+	 * that seq_read() need not build the whole table again for each
+	 * doubling of a buffer that was too small.
+	 */
+	mutex_lock(&direct_mutex);
+	count = ftrace_direct_functions()->count;
+	mutex_unlock(&direct_mutex);
+	return single_open_size(file, fdb_show, NULL,
+				max_t(size_t, PAGE_SIZE, (size_t)(count + 8) * 128));
 }
 
 static const struct file_operations fdb_fops = {

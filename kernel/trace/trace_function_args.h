@@ -96,6 +96,7 @@ struct fargs_ct_frame {
 void fargs_ct_tramp(void);
 int fargs_ct_entry(struct fargs_ct_frame *frame, unsigned long *rp);
 void fargs_ct_exit(struct fargs_ct_frame *frame, unsigned long *rp);
+bool fargs_ct_stack_low(unsigned long *sp);
 /* Called by the tracer: */
 int fargs_ct_start(struct trace_array *tr);
 void fargs_ct_stop(struct trace_array *tr);

@@ -176,7 +176,7 @@ static void fargs_ct_record(struct trace_array *tr,
  * every function of a deep call chain: with less than a quarter of that
  * stack left, the function is entered only.
  */
-static bool fargs_ct_stack_low(unsigned long *sp)
+bool fargs_ct_stack_low(unsigned long *sp)
 {
 	struct stack_info info;
 

@@ -260,6 +260,27 @@ static struct ftrace_ops fargs_selftest_regs_ops __initdata = {
 	.flags	= FTRACE_OPS_FL_ARGS_ONLY | FTRACE_OPS_FL_SAVE_REGS,
 };
 
+/*
+ * The call-through trampoline enters a function only when less than a
+ * quarter of the stack is left: near the bottom of this task's stack that
+ * is so, near its top not, and a pointer on no stack counts as low.
+ */
+static __init int fargs_selftest_ct_stack(void)
+{
+#ifdef CONFIG_FUNCTION_ARGS_CALLTHROUGH
+	unsigned long *base = task_stack_page(current);
+	static unsigned long not_a_stack[4] __initdata;
+
+	if (!fargs_ct_stack_low(base + 8) ||
+	    fargs_ct_stack_low(base + THREAD_SIZE / sizeof(long) - 8) ||
+	    !fargs_ct_stack_low(not_a_stack)) {
+		pr_err("function_args selftest: call-through stack check\n");
+		return -EINVAL;
+	}
+#endif
+	return 0;
+}
+
 __init int fargs_selftest(struct tracer *trace, struct trace_array *tr)
 {
 	static const char name[] = "fargs_selftest_target";
@@ -309,6 +330,8 @@ __init int fargs_selftest(struct tracer *trace, struct trace_array *tr)
 		ret = fargs_selftest_ret_mem();
 	if (!ret)
 		ret = fargs_selftest_print(tr, ip);
+	if (!ret)
+		ret = fargs_selftest_ct_stack();
 out:
 	fargs_flags.val = saved_flags;
 	ftrace_set_filter(tr->ops, NULL, 0, 1);

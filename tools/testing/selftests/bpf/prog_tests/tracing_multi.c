@@ -409,6 +409,23 @@ static void test_attach_fail(void)
 			ASSERT_EQ(errno, EINVAL, "single fentry as multi errno");
 	}
 
+	/* the union's bytes past tracing_multi are for later fields: 0 */
+	{
+		union bpf_attr attr;
+
+		memset(&attr, 0, sizeof(attr));
+		attr.link_create.prog_fd = prog_fd;
+		attr.link_create.attach_type = BPF_TRACE_FENTRY_MULTI;
+		attr.link_create.tracing_multi.ids = (__u64)(unsigned long)ids;
+		attr.link_create.tracing_multi.cnt = NR_FUNCS;
+		attr.link_create.uprobe_multi.pid = 1;
+		fd = syscall(__NR_bpf, BPF_LINK_CREATE, &attr, sizeof(attr));
+		if (!ASSERT_LT(fd, 0, "union tail not 0"))
+			close(fd);
+		else
+			ASSERT_EQ(errno, EINVAL, "union tail not 0 errno");
+	}
+
 	/* None of those left anything: the functions attach, once each */
 	fd = link_create(prog_fd, ids, NR_FUNCS);
 	if (ASSERT_GE(fd, 0, "attach after failures")) {
