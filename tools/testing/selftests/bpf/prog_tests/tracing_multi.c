@@ -503,14 +503,17 @@ out:
  * The session kfuncs read the run context of an fsession program's own
  * run: a tracepoint program (which shares the tracing kfunc hook) that
  * claims fsession.multi's attach type may not call them, nor may a timer
- * callback of an fsession.multi program.
+ * callback of an fsession.multi program, or a global function (which the
+ * verifier checks apart from its callers) that the callback calls.
  */
 static void test_session_kfuncs(void)
 {
 	load_refused("tp_session_cookie", BPF_TRACE_FSESSION_MULTI,
 		     "calling kernel function bpf_session_cookie is not allowed");
 	load_refused("fsession_timer", 0,
-		     "bpf_session_cookie cannot be called from an async callback");
+		     "bpf_session_cookie cannot be called from an async callback or a global function");
+	load_refused("fsession_timer_global", 0,
+		     "bpf_session_cookie cannot be called from an async callback or a global function");
 }
 
 /*

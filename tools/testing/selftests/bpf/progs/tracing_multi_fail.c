@@ -2,7 +2,8 @@
 /*
  * Session kfuncs where the verifier must refuse them: in a tracepoint
  * program that claims fsession.multi's expected attach type, and in a
- * timer callback of an fsession.multi program.  The test loads each one
+ * timer callback of an fsession.multi program, or a global function that
+ * such a callback calls.  The test loads each one
  * alone.
  */
 #include <linux/bpf.h>
@@ -43,6 +44,20 @@ static int timer_cb(void *map, int *key, struct elem *val)
 	return 0;
 }
 
+/* Verified on its own: the verifier cannot tell who calls it */
+__noinline int set_cookie(void)
+{
+	__u64 *cookie = bpf_session_cookie();
+
+	*cookie = 1;
+	return 0;
+}
+
+static int timer_cb_global(void *map, int *key, struct elem *val)
+{
+	return set_cookie();
+}
+
 #define CLOCK_MONOTONIC 1
 
 SEC("?fsession.multi")
@@ -56,5 +71,19 @@ int BPF_PROG(fsession_timer)
 		return 0;
 	bpf_timer_init(&val->timer, &timers, CLOCK_MONOTONIC);
 	bpf_timer_set_callback(&val->timer, timer_cb);
+	return 0;
+}
+
+SEC("?fsession.multi")
+int BPF_PROG(fsession_timer_global)
+{
+	struct elem *val;
+	int key = 0;
+
+	val = bpf_map_lookup_elem(&timers, &key);
+	if (!val)
+		return 0;
+	bpf_timer_init(&val->timer, &timers, CLOCK_MONOTONIC);
+	bpf_timer_set_callback(&val->timer, timer_cb_global);
 	return 0;
 }
