@@ -60,8 +60,8 @@ static int timer_cb_global(void *map, int *key, struct elem *val)
 
 #define CLOCK_MONOTONIC 1
 
-SEC("?fsession.multi")
-int BPF_PROG(fsession_timer)
+/* Inlined into each program, so that @cb is a constant there */
+static __always_inline int arm_timer(void *cb)
 {
 	struct elem *val;
 	int key = 0;
@@ -70,20 +70,18 @@ int BPF_PROG(fsession_timer)
 	if (!val)
 		return 0;
 	bpf_timer_init(&val->timer, &timers, CLOCK_MONOTONIC);
-	bpf_timer_set_callback(&val->timer, timer_cb);
+	bpf_timer_set_callback(&val->timer, cb);
 	return 0;
+}
+
+SEC("?fsession.multi")
+int BPF_PROG(fsession_timer)
+{
+	return arm_timer(timer_cb);
 }
 
 SEC("?fsession.multi")
 int BPF_PROG(fsession_timer_global)
 {
-	struct elem *val;
-	int key = 0;
-
-	val = bpf_map_lookup_elem(&timers, &key);
-	if (!val)
-		return 0;
-	bpf_timer_init(&val->timer, &timers, CLOCK_MONOTONIC);
-	bpf_timer_set_callback(&val->timer, timer_cb_global);
-	return 0;
+	return arm_timer(timer_cb_global);
 }
