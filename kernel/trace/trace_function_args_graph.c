@@ -20,35 +20,54 @@
 #include <linux/ftrace_args.h>
 #include <linux/ftrace.h>
 
+#include "ftrace_direct_batch_internal.h"
 #include "trace.h"
 #include "trace_function_args.h"
 
 DEFINE_STATIC_KEY_FALSE(ftrace_graph_args_key);
 DEFINE_PER_CPU(struct ftrace_graph_args_pub, ftrace_graph_args_pub);
 
+/* Build the model of each function that some ops enables already */
+static int fgraph_args_prepare_rec(struct dyn_ftrace *rec,
+				   unsigned long index, void *data)
+{
+	if (ftrace_rec_count(rec))
+		ftrace_args_prepare(rec->ip);
+	return 0;
+}
+
 /*
- * Build the models of the functions that the instance's filter names.
- * The ftrace core builds those of the functions that fgraph's shared ops
+ * Build the models of the functions that the instance will trace.  The
+ * ftrace core builds those of the functions that fgraph's shared ops
  * enables once it is argument-aware, but not of those that another graph
- * user had enabled already.
+ * user had enabled already: the functions that the instance's filter
+ * names, or with no filter, every function enabled now.  The graph ops
+ * shares the filter of tr->ops, whose lock is set up only once its filter
+ * files were opened or it was registered: until then it has no filter.
  */
 static void fgraph_args_prepare_filter(struct trace_array *tr)
 {
-	struct ftrace_ops *ops = &tr->gops->ops;
+	struct ftrace_ops *ops = tr->ops;
 	struct ftrace_func_entry *entry;
 	struct ftrace_hash *hash;
+	bool all = true;
 	int i;
 
-	if (!ops->func_hash)
-		return;
-	mutex_lock(&ops->func_hash->regex_lock);
-	hash = ops->func_hash->filter_hash;
-	if (!ftrace_hash_empty(hash)) {
-		for (i = 0; i < (1 << hash->size_bits); i++)
-			hlist_for_each_entry(entry, &hash->buckets[i], hlist)
-				ftrace_args_prepare(entry->ip);
+	/* Its lock and hashes are set up before the flag (ftrace_ops_init()) */
+	if (smp_load_acquire(&ops->flags) & FTRACE_OPS_FL_INITIALIZED) {
+		mutex_lock(&ops->func_hash->regex_lock);
+		hash = ops->func_hash->filter_hash;
+		if (!ftrace_hash_empty(hash)) {
+			all = false;
+			for (i = 0; i < (1 << hash->size_bits); i++)
+				hlist_for_each_entry(entry, &hash->buckets[i], hlist)
+					ftrace_args_prepare(entry->ip);
+		}
+		mutex_unlock(&ops->func_hash->regex_lock);
 	}
-	mutex_unlock(&ops->func_hash->regex_lock);
+	/* The walk takes ftrace_lock, which the batch interface exports */
+	if (all && IS_ENABLED(CONFIG_FTRACE_DIRECT_BATCH))
+		ftrace_direct_batch_walk(fgraph_args_prepare_rec, NULL);
 }
 
 /**
