@@ -19,6 +19,7 @@
 #include <linux/ftrace.h>
 #include <linux/uaccess.h>
 #include <linux/percpu.h>
+#include <asm/tlb.h>
 
 #include "trace.h"
 #include "trace_function_args.h"
@@ -36,7 +37,13 @@ struct tracer_flags fargs_flags = {
 	.opts = fargs_opts,
 };
 
-/* Room for every string of one call, per CPU and per context. */
+/*
+ * Room for every string of one call, per CPU and per nesting level: a
+ * record that interrupts another's copy takes the next area, as
+ * ftrace_stack_reserve does for stack traces (an interrupt can nest in
+ * the same context level through the recursion lock's transition bit).
+ * A fifth level records no strings.
+ */
 #define FARGS_STR_AREA		(FTRACE_ARGS_MAX * (FARGS_STR_MAX + 1))
 #define FARGS_CONTEXTS		4
 
@@ -45,9 +52,20 @@ struct fargs_str_buf {
 };
 
 static struct fargs_str_buf __percpu *fargs_str_bufs;
+static DEFINE_PER_CPU(int, fargs_str_nest);
+
+/* Give back the string area that fargs_record() took */
+static __always_inline void fargs_str_put(void)
+{
+	/* The area is read before it is given back */
+	barrier();
+	__this_cpu_dec(fargs_str_nest);
+}
 
 static unsigned int fargs_copy_str(char *dst, unsigned long addr)
 {
+	char status, next;
+	bool user;
 	long len;
 
 	if (!addr) {
@@ -56,7 +74,11 @@ static unsigned int fargs_copy_str(char *dst, unsigned long addr)
 		return 2;
 	}
 
-	if (addr < TASK_SIZE_MAX)
+	user = addr < TASK_SIZE_MAX;
+	/* As copy_from_user_nofault(): not in an NMI that came mid-switch */
+	if (user && !nmi_uaccess_okay())
+		len = -EFAULT;
+	else if (user)
 		len = strncpy_from_user_nofault(dst + 1,
 						(const char __user *)addr,
 						FARGS_STR_MAX);
@@ -68,8 +90,23 @@ static unsigned int fargs_copy_str(char *dst, unsigned long addr)
 		dst[1] = '\0';
 		return 2;
 	}
-	/* A return of FARGS_STR_MAX means the string was cut. */
-	dst[0] = len >= FARGS_STR_MAX ? FARGS_STR_TRUNCATED : FARGS_STR_OK;
+	/* The user copy counts no NUL for "": it wrote one at dst[1] */
+	if (!len)
+		len = 1;
+	/*
+	 * FARGS_STR_MAX is the length of a string of FARGS_STR_MAX - 1
+	 * characters and of a longer one cut to them: the next byte tells.
+	 */
+	status = FARGS_STR_OK;
+	if (len >= FARGS_STR_MAX) {
+		addr += FARGS_STR_MAX - 1;
+		if ((user ? copy_from_user_nofault(&next,
+						   (const char __user *)addr, 1) :
+			    copy_from_kernel_nofault(&next, (const char *)addr,
+						     1)) || next)
+			status = FARGS_STR_TRUNCATED;
+	}
+	dst[0] = status;
 	return 1 + len;
 }
 
@@ -164,6 +201,7 @@ void fargs_record(struct trace_array *tr, const struct ftrace_func_model *model,
 	struct trace_buffer *buffer;
 	char *strs = NULL;
 	u16 flags = 0, cut = 0;
+	int nest;
 
 	if (model && fregs) {
 		nr = model->nr_words;
@@ -185,12 +223,21 @@ void fargs_record(struct trace_array *tr, const struct ftrace_func_model *model,
 		nr_tail = 0;
 
 	/* Strings would go where a call-through record has its tail. */
-	if ((fargs_flags.val & FARGS_OPT_STRINGS) && !(flags & ~FARGS_FL_ENTRY_ONLY) &&
+	if ((fargs_flags.val & FARGS_OPT_STRINGS) &&
+	    !(flags & ~(FARGS_FL_ENTRY_ONLY | FARGS_FL_LOW_STACK)) &&
 	    fargs_str_bufs) {
-		strs = this_cpu_ptr(fargs_str_bufs)->buf[interrupt_context_level()];
-		str_len = fargs_copy_strings(model, words, cut, strs, &nr_strs);
+		nest = __this_cpu_inc_return(fargs_str_nest) - 1;
+		/* The area is taken before it is written */
+		barrier();
+		if (nest < FARGS_CONTEXTS) {
+			strs = this_cpu_ptr(fargs_str_bufs)->buf[nest];
+			str_len = fargs_copy_strings(model, words, cut, strs,
+						     &nr_strs);
+		}
 		if (nr_strs)
 			flags |= FARGS_FL_STRINGS;
+		else
+			fargs_str_put();
 	}
 	/* Slots past the end of the stack print as <bad>. */
 	flags |= cut;
@@ -200,8 +247,11 @@ void fargs_record(struct trace_array *tr, const struct ftrace_func_model *model,
 					  sizeof(*entry) +
 					  (nr + nr_tail) * sizeof(long) +
 					  str_len, trace_ctx);
-	if (!event)
+	if (!event) {
+		if (flags & FARGS_FL_STRINGS)
+			fargs_str_put();
 		return;
+	}
 
 	entry = ring_buffer_event_data(event);
 	entry->ip = ip;
@@ -212,8 +262,10 @@ void fargs_record(struct trace_array *tr, const struct ftrace_func_model *model,
 	memcpy(entry->args, words, nr * sizeof(long));
 	if (nr_tail)
 		memcpy(&entry->args[nr], tail, nr_tail * sizeof(long));
-	if (str_len)
+	if (flags & FARGS_FL_STRINGS) {
 		memcpy(&entry->args[nr], strs, str_len);
+		fargs_str_put();
+	}
 	trace_buffer_unlock_commit_nostack(buffer, event);
 }
 
