@@ -17,7 +17,9 @@
  *
  * Functions with stack arguments are entered only: the trampoline cannot
  * hand the body its stack arguments.  They get an entry record marked
- * "[entry only: stack arguments]".
+ * "[entry only: stack arguments]".  So does a call made with less than a
+ * quarter of its stack left, marked "[entry only: low stack]": the
+ * trampoline's frame would take more of it.
  */
 #include <linux/ftrace_direct_batch.h>
 #include <linux/ftrace_args.h>
@@ -193,7 +195,8 @@ bool fargs_ct_stack_low(unsigned long *sp)
  *	return address, then its stack arguments
  *
  * Return: 1 to call the body through the trampoline, 0 to go back into
- * the function (nothing to record, recursion, or stack arguments).
+ * the function (nothing to record, recursion, stack arguments, or a low
+ * stack).
  */
 int fargs_ct_entry(struct fargs_ct_frame *frame, unsigned long *rp)
 {
@@ -603,6 +606,8 @@ struct fargs_ct_file {
 	struct trace_parser	parser;
 	/* opened with '>' and no write succeeded yet: start from nothing */
 	bool			trunc;
+	/* a write failed: closing does not empty the selection */
+	bool			failed;
 };
 
 static int fargs_ct_show(struct seq_file *m, void *v)
@@ -1080,8 +1085,8 @@ static int fargs_ct_commit(struct fargs_ct_file *f, struct fargs_ct_req *req)
 	err = ct ? fargs_ct_apply(ct, req, f->trunc) : -ENODEV;
 	/*
 	 * '>' has had its effect once a write succeeded.  After a failed
-	 * one, the next write still starts from nothing, and closing the
-	 * file still empties the selection.
+	 * one, the next write still starts from nothing, but closing the
+	 * file keeps the selection there was.
 	 */
 	if (!err)
 		f->trunc = false;
@@ -1171,6 +1176,7 @@ static ssize_t fargs_ct_write(struct file *file, const char __user *ubuf,
 	if (err) {
 		/* The caller will write again what this write held. */
 		fargs_ct_parser_reset(&f->parser);
+		f->failed = true;
 		return err;
 	}
 	return cnt;
@@ -1205,9 +1211,14 @@ static int fargs_ct_release(struct inode *inode, struct file *file)
 		if (err == -ENOMEM)
 			fargs_ct_log_err(tr, "", err);
 		fargs_ct_req_free(&req);
+		if (err)
+			f->failed = true;
 	}
-	/* '>' and no write that succeeded: the selection is empty. */
-	if (f->trunc) {
+	/*
+	 * '>' and no write at all: the selection is empty.  One that failed
+	 * keeps the selection there was, as the write said.
+	 */
+	if (f->trunc && !f->failed) {
 		mutex_lock(&fargs_ct_mutex);
 		ct = fargs_ct_of(tr);
 		/* Clearing cannot fail. */
