@@ -118,7 +118,8 @@ enum ftrace_model_reason {
 /**
  * struct ftrace_func_model - BTF model of a traced function
  * @ip: the ftrace location this model belongs to
- * @btf: the BTF the type ids refer to (a reference is held)
+ * @btf: the BTF the type ids refer to (a reference is held); NULL for an
+ *	unknown model
  * @flags: FTRACE_MODEL_* flags
  * @reason: an &enum ftrace_model_reason
  * @nr_args: number of entries in @args
@@ -132,8 +133,8 @@ enum ftrace_model_reason {
  * %FTRACE_OPS_FL_ARGS_ONLY enables the function, never on the tracing
  * path.  The core may replace or free a model at any time (its text goes
  * away, or a module's BTF arrives); the old one is freed after an RCU
- * grace period, so a model is valid only inside the section that
- * ftrace_args_model() describes.
+ * grace period and an RCU Tasks Rude one, so a model is valid only inside
+ * the section that ftrace_args_model() describes.
  * An unknown model has no arguments and @nr_words equal to
  * %FTRACE_ARGS_NR_REGS: ftrace_args_read() then copies the raw argument
  * registers.  Users only read models that ftrace_args_model() returns:

@@ -768,7 +768,8 @@ static void fta_free_dead(struct fta_model *dead)
  *
  * Called by the ftrace core when it frees init text: a module's after its
  * init function ran, the kernel's after boot.  A module's other text goes
- * with the module (fta_module_notify()).  The models are freed once no
+ * with the module (fta_module_notify(), and ftrace_args_module_free()
+ * for a module whose load failed).  The models are freed once no
  * reader can hold them (fta_free_dead()).
  *
  * Context: process context.

@@ -331,9 +331,13 @@ static enum print_line_t fargs_trace(struct trace_iterator *iter, int flags,
 	trace_seq_putc(s, '(');
 
 	rcu_read_lock();
+	/* A buffer of the previous boot: its functions were at ip + delta */
 	if (!(field->flags & FARGS_FL_RAW))
-		model = ftrace_args_model(field->ip);
-	if (model && model->nr_words == nr) {
+		model = ftrace_args_model(field->ip + delta);
+	/* Another function's unknown model, should the text have been reused */
+	if (model && (model->flags || model->nr_words != nr))
+		model = NULL;
+	if (model) {
 		c.btf = model->btf;
 		c.hex = fargs_flags.val & FARGS_OPT_HEX;
 		c.end = end;
@@ -355,14 +359,13 @@ static enum print_line_t fargs_trace(struct trace_iterator *iter, int flags,
 	}
 	trace_seq_putc(s, ')');
 	/* Call-through: the return value, typed, unless void */
-	if (ret && model && model->nr_words == nr &&
-	    model->ret.class != FTRACE_ARG_VOID) {
+	if (ret && model && model->ret.class != FTRACE_ARG_VOID) {
 		trace_seq_puts(s, " = ");
 		if (model->ret.loc == FTRACE_ARG_LOC_RET_MEM)
 			fargs_print_ret_mem(&c, &model->ret, field->args[nr]);
 		else
 			fargs_print_arg(&c, &model->ret, &field->args[nr]);
-	} else if (ret && (!model || model->nr_words != nr)) {
+	} else if (ret && !model) {
 		trace_seq_printf(s, " = 0x%lx", field->args[nr]);
 	}
 	rcu_read_unlock();
@@ -388,7 +391,7 @@ static enum print_line_t fargs_trace(struct trace_iterator *iter, int flags,
 		trace_seq_printf(s, " [raw: %s]",
 				 ftrace_args_reason_str(field->flags >>
 							FARGS_REASON_SHIFT));
-	else if (!model || model->nr_words != nr)
+	else if (!model)
 		trace_seq_puts(s, " [raw: model gone]");
 	trace_seq_putc(s, '\n');
 
@@ -427,7 +430,8 @@ struct trace_event fargs_event = {
  * fgraph_args_print - print a function_graph entry's function and arguments
  * @s: where to print
  * @sv: the entry, as the graph output saved it
- * @func: the function's address, for the symbol (text_delta applied)
+ * @func: the function's address (text_delta applied), for the symbol and
+ *	the model
  *
  * Prints "func(name=value, ...)" for an entry that funcgraph-args
  * recorded, through the function's model, and "func()" for any other.
@@ -448,7 +452,8 @@ void fgraph_args_print(struct trace_seq *s, struct fgraph_saved_ent *sv,
 	memcpy(words, entry->args, nr * sizeof(long));
 
 	rcu_read_lock();
-	model = nr ? ftrace_args_model(entry->graph_ent.func) : NULL;
+	/* @func has the previous boot's text delta applied, as printed */
+	model = nr ? ftrace_args_model(func) : NULL;
 	if (model && !model->flags && model->nr_words == nr) {
 		c.btf = model->btf;
 		c.hex = fargs_flags.val & FARGS_OPT_HEX;
