@@ -167,7 +167,7 @@ t_kconfig_arch() {
 		DEBUG_INFO DEBUG_INFO_DWARF_TOOLCHAIN_DEFAULT DEBUG_INFO_BTF \
 		FTRACE_ARGS FUNCTION_ARGS_TRACER FUNCTION_ARGS_CALLTHROUGH FTRACE_DIRECT_BATCH \
 		BPF_JIT BPF_TRACING_MULTI FPROBE FPROBE_ARGS \
-		SAMPLES SAMPLE_FTRACE_DIRECT_BATCH > "$frag"
+		SAMPLES SAMPLE_FTRACE_DIRECT_BATCH SAMPLE_FTRACE_ARGS > "$frag"
 	make -s -C "$src" O="$o" ARCH=arm64 defconfig > "$tmp/kc.log" 2>&1 &&
 	(cd "$src" && scripts/kconfig/merge_config.sh -m -O "$o" "$o/.config" "$frag") >> "$tmp/kc.log" 2>&1 &&
 	make -s -C "$src" O="$o" ARCH=arm64 olddefconfig >> "$tmp/kc.log" 2>&1 ||
@@ -176,7 +176,7 @@ t_kconfig_arch() {
 	grep -qx 'CONFIG_DYNAMIC_FTRACE_WITH_ARGS=y' "$o/.config" ||
 		{ echo "arm64 config without DYNAMIC_FTRACE_WITH_ARGS: the check proves nothing"; return 1; }
 	# ... and the features are left out
-	if grep -E '^CONFIG_(HAVE_FTRACE_ARGS|FTRACE_ARGS|FUNCTION_ARGS_TRACER|FUNCTION_ARGS_CALLTHROUGH|HAVE_FTRACE_DIRECT_BATCH|FTRACE_DIRECT_BATCH|SAMPLE_FTRACE_DIRECT_BATCH|BPF_TRACING_MULTI|FPROBE_ARGS)=' "$o/.config"; then
+	if grep -E '^CONFIG_(HAVE_FTRACE_ARGS|FTRACE_ARGS|FUNCTION_ARGS_TRACER|FUNCTION_ARGS_CALLTHROUGH|HAVE_FTRACE_DIRECT_BATCH|FTRACE_DIRECT_BATCH|SAMPLE_FTRACE_DIRECT_BATCH|SAMPLE_FTRACE_ARGS|BPF_TRACING_MULTI|FPROBE_ARGS)=' "$o/.config"; then
 		return 1
 	fi
 }
@@ -341,6 +341,34 @@ t_multitrace_install() {
 	[ -z "$out" ] || { echo "groff: $out"; return 1; }
 }
 
+# The trace-cmd plugin (tools/tracing/ftrace-args), built into TMP with
+# AddressSanitizer, on func_args records made by hand (plugin-records.c)
+# and read with the BTF of the kernel in CACHE/obj: each prints as
+# function-args.rst and the plugin say, and a record cut anywhere, with
+# more words claimed than it holds or with unknown flags is read no
+# further than its end.  HOME is an empty folder, so that no copy of the
+# plugin in ~/.local/lib/traceevent/plugins is loaded beside this one.
+t_plugin_records() {
+	local btf=$cache/obj/vmlinux bin=$tmp/plugin-records out rc=0
+	local asan="-O1 -g -fsanitize=address -fno-omit-frame-pointer"
+	[ -f "$btf" ] || { echo "no $btf: make builds the kernel there"; return 2; }
+	make -s -C "$repo/tools/tracing/ftrace-args" OUTPUT="$tmp/plg/" CC="cc $asan" \
+		> "$tmp/plg.log" 2>&1 || { tail -n 20 "$tmp/plg.log"; return 1; }
+	# shellcheck disable=SC2046,SC2086 # flags: split into words
+	cc $asan -Wall -Wextra $(pkg-config --cflags libtraceevent) -o "$bin" \
+		"$repo/tools/testing/ftrace-args/plugin-records.c" -ltraceevent -lbpf \
+		> "$tmp/pr.log" 2>&1 || { tail -n 20 "$tmp/pr.log"; return 1; }
+	mkdir -p "$tmp/home"
+	out=$(HOME=$tmp/home TRACEEVENT_PLUGIN_DIR=$tmp/plg/plugins "$bin" "$btf" 2>&1) || rc=$?
+	[ $rc = 0 ] && return 0
+	# all of it, then (run_test shows the last lines) what went wrong:
+	# its own set-up error (exit 2) is a failure here, where the plugin
+	# and the kernel were just built
+	echo "$out"
+	echo "exit $rc: $(echo "$out" | grep -E '^(FAIL |plugin-records: |SUMMARY: )' | head -n 3 | tr '\n' ' ')"
+	return 1
+}
+
 # The bench's fta-bpf-attach: --candidates takes a whole number of
 # arguments from 0 to 12, and says so of anything else (exit 2)
 t_bpf_attach_args() {
@@ -420,6 +448,10 @@ if [ -n "$src" ]; then
 	run_test "host: make deb: Debian's config, the fragments, Debian's key options kept" t_deb_config
 	run_test "host: multitrace: make install puts the program and its man page, which matches --help" \
 		t_multitrace_install
+	run_test "host: plugin: crafted and truncated func_args records print as documented, no over-read (ASan)" \
+		t_plugin_records
 	run_test "host: fta-bpf-attach --candidates: a bad MAXARGS exits 2 and says why" \
 		t_bpf_attach_args
 fi
+# run-tests counts a host test run that ends before this line as a failure
+echo "==== host tests: all run"

@@ -672,14 +672,18 @@ static int fargs_handler(struct trace_seq *s, struct tep_record *record,
 	struct model *m;
 	unsigned int i;
 
-	if (tep_get_field_val(s, event, "ip", record, &ip, 1) ||
-	    tep_get_field_val(s, event, "parent_ip", record, &parent, 1) ||
-	    tep_get_field_val(s, event, "flags", record, &flags, 1) ||
-	    tep_get_field_val(s, event, "nr_words", record, &nr_words, 1))
-		return 0;
+	/*
+	 * The fixed fields come before args: a record too short for them,
+	 * or a format without them, is printed with the event's print fmt
+	 * (a handler that returns nonzero asks for it).
+	 */
 	field = tep_find_field(event, "args");
-	if (!field)
-		return 0;
+	if (!field || record->size < field->offset ||
+	    tep_get_field_val(s, event, "ip", record, &ip, 0) ||
+	    tep_get_field_val(s, event, "parent_ip", record, &parent, 0) ||
+	    tep_get_field_val(s, event, "flags", record, &flags, 0) ||
+	    tep_get_field_val(s, event, "nr_words", record, &nr_words, 0))
+		return 1;
 	nr_read = nr_words + (flags & FARGS_FL_RET ? FARGS_RET_WORDS : 0);
 	if (nr_words > 2 * MAX_ARGS ||
 	    field->offset + nr_read * 8 > (unsigned long long)record->size) {
