@@ -2026,7 +2026,12 @@ int main(int argc, char **argv)
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
-	/* no SA_RESTART: a signal cuts the sleep or the poll short */
+	/*
+	 * A signal cuts the sleep and the poll short with or without
+	 * SA_RESTART (signal(7)); SA_RESTART keeps a write to a full pipe
+	 * from failing with EINTR and losing the output.
+	 */
+	sa.sa_flags = SA_RESTART;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
@@ -2052,9 +2057,15 @@ int main(int argc, char **argv)
 	finish();
 	/* tracing ended before -x's command: it gets the signal too */
 	if (mt.child > 0) {
+		int status;
+
 		kill(mt.child, SIGTERM);
-		waitpid(mt.child, NULL, 0);
-		mt.child_status = 128 + SIGTERM;
+		if (waitpid(mt.child, &status, 0) == mt.child)
+			mt.child_status = WIFEXITED(status) ?
+					  WEXITSTATUS(status) :
+					  128 + WTERMSIG(status);
+		else
+			mt.child_status = 128 + SIGTERM;
 	}
 	if (fflush(stdout) || ferror(stdout)) {
 		fprintf(stderr, "multitrace: writing the output: %s\n",
