@@ -67,3 +67,19 @@ require_fail_function() {
 		exit_unsupported
 	fi
 }
+
+# ct_cleanup [INSTANCE...]: for a call-through case's EXIT trap, so that a
+# case that fails half-way leaves nothing to the next ones: the named
+# instances (their tracer stopped, their selection emptied) are removed,
+# then the top level's tracer, selection and filter are reset
+ct_cleanup() {
+	for _i in "$@"; do
+		[ -d instances/$_i ] || continue
+		echo nop > instances/$_i/current_tracer || :
+		echo > instances/$_i/set_ftrace_direct_multi || :
+		rmdir instances/$_i || :
+	done
+	echo nop > current_tracer || :
+	echo > set_ftrace_direct_multi || :
+	echo > set_ftrace_filter || :
+}
