@@ -1159,6 +1159,7 @@ static ssize_t fargs_ct_write(struct file *file, const char __user *ubuf,
 {
 	struct fargs_ct_file *f = file->private_data;
 	struct fargs_ct_req req = {};
+	bool named;
 	int err;
 
 	if (!cnt)
@@ -1169,14 +1170,20 @@ static ssize_t fargs_ct_write(struct file *file, const char __user *ubuf,
 	guard(mutex)(&f->lock);
 
 	err = fargs_ct_read_tokens(f, ubuf, cnt, ppos, &req);
+	named = req.len;
 	/* A write that completes no token changes nothing yet. */
-	if (!err && req.len)
+	if (!err && named)
 		err = fargs_ct_commit(f, &req);
 	fargs_ct_req_free(&req);
 	if (err) {
 		/* The caller will write again what this write held. */
 		fargs_ct_parser_reset(&f->parser);
-		f->failed = true;
+		/*
+		 * A write that named nothing and failed for memory leaves
+		 * '>' to empty the selection at the close, which needs none.
+		 */
+		if (named || err != -ENOMEM)
+			f->failed = true;
 		return err;
 	}
 	return cnt;

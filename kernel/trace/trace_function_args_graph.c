@@ -53,7 +53,7 @@ static void fgraph_args_prepare_filter(struct trace_array *tr)
 	bool all = true;
 	int i;
 
-	/* Its lock and hashes are set up before the flag (ftrace_ops_init()) */
+	/* Set by ftrace_ops_init() after the lock and hashes, or never */
 	if (smp_load_acquire(&ops->flags) & FTRACE_OPS_FL_INITIALIZED) {
 		mutex_lock(&ops->func_hash->regex_lock);
 		hash = ops->func_hash->filter_hash;
@@ -66,7 +66,7 @@ static void fgraph_args_prepare_filter(struct trace_array *tr)
 		mutex_unlock(&ops->func_hash->regex_lock);
 	}
 	/* The walk takes ftrace_lock, which the batch interface exports */
-	if (all && IS_ENABLED(CONFIG_FTRACE_DIRECT_BATCH))
+	if (IS_ENABLED(CONFIG_FTRACE_DIRECT_BATCH) && all)
 		ftrace_direct_batch_walk(fgraph_args_prepare_rec, NULL);
 }
 

@@ -1,20 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * An argument-aware ftrace_ops: it reads one argument of one function, by
- * name, through the function's BTF model (Documentation/trace/function-args.rst,
- * "Reading arguments").
+ * name, through the function's BTF model
+ * (Documentation/trace/function-args.rst, "Reading arguments").
  *
  *   # modprobe ftrace-args-sample func=vfs_read arg=count
- *   # dd if=/etc/hostname of=/dev/null bs=4096 count=1
+ *   # sh -c 'echo $$ > /sys/module/ftrace_args_sample/parameters/pid;
+ *            exec dd if=/etc/hostname of=/dev/null bs=3000 count=1'
  *   # cat /sys/module/ftrace_args_sample/parameters/last
- *   4096
+ *   3000
  *
- * hits counts the calls, last holds the argument's word in the latest one
- * (an argument of up to 8 bytes: a pointer or an integer).
+ * hits counts the calls of the process that pid names (of every process
+ * while it is 0), last holds the argument's word in the latest one (an
+ * argument of up to 8 bytes: a pointer or an integer).
  */
 #include <linux/ftrace_args.h>
 #include <linux/ftrace.h>
 #include <linux/module.h>
+#include <linux/sched.h>
 #include <linux/string.h>
 
 static char func[KSYM_NAME_LEN] = "vfs_read";
@@ -25,12 +28,17 @@ static char arg[KSYM_NAME_LEN] = "count";
 module_param_string(arg, arg, sizeof(arg), 0444);
 MODULE_PARM_DESC(arg, "the name of the argument to read");
 
+static int pid;
+module_param(pid, int, 0644);
+MODULE_PARM_DESC(pid, "read the calls of this process only (0: of every process)");
+
 static unsigned long hits;
 module_param(hits, ulong, 0444);
 MODULE_PARM_DESC(hits, "calls that had the argument");
 
+/* An argument may be a kernel pointer: root only */
 static unsigned long last;
-module_param(last, ulong, 0444);
+module_param(last, ulong, 0400);
 MODULE_PARM_DESC(last, "the argument in the latest call");
 
 static void my_use(const char *name, const unsigned long *word)
@@ -52,6 +60,8 @@ static void my_callback(unsigned long ip, unsigned long parent_ip,
 	bit = ftrace_test_recursion_trylock(ip, parent_ip);
 	if (bit < 0)
 		return;
+	if (READ_ONCE(pid) && task_tgid_nr(current) != READ_ONCE(pid))
+		goto out;
 	model = ftrace_args_model(ip);
 	if (!model || (model->flags & FTRACE_MODEL_UNKNOWN))
 		goto out;

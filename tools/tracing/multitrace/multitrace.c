@@ -2059,6 +2059,12 @@ int main(int argc, char **argv)
 	if (mt.child > 0) {
 		int status;
 
+		/* A second signal cuts the wait short, as before SA_RESTART */
+		sa.sa_flags = 0;
+		sa.sa_handler = on_signal;
+		sigaction(SIGINT, &sa, NULL);
+		sigaction(SIGTERM, &sa, NULL);
+		sigaction(SIGHUP, &sa, NULL);
 		kill(mt.child, SIGTERM);
 		if (waitpid(mt.child, &status, 0) == mt.child)
 			mt.child_status = WIFEXITED(status) ?
