@@ -213,6 +213,11 @@ static void die(int code, const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+	/* -x's command does not outlive the tracing that it was run for */
+	if (mt.child > 0) {
+		kill(mt.child, SIGTERM);
+		waitpid(mt.child, NULL, 0);
+	}
 	exit(code);
 }
 
