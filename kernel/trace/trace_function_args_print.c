@@ -310,15 +310,52 @@ static const char * const fargs_reg_names[FTRACE_ARGS_NR_REGS] = {
 	"di", "si", "dx", "cx", "r8", "r9",
 };
 
+/*
+ * The arguments of the function at @func: "name=value, ..." through its
+ * model when it has one of @nr words, else the words raw ("w0=0x..."; the
+ * registers by name in a FARGS_FL_RAW record).  Returns the model that
+ * printed them, or NULL; the caller holds rcu_read_lock() while it uses it.
+ */
+static const struct ftrace_func_model *
+fargs_print_model(struct fargs_print_ctx *c, unsigned long func,
+		  const unsigned long *words, unsigned int nr, u16 flags)
+{
+	const struct ftrace_func_model *model = NULL;
+	unsigned int i;
+
+	if (!(flags & FARGS_FL_RAW))
+		model = ftrace_args_model(func);
+	/* Another function's unknown model, should the text have been reused */
+	if (model && (model->flags || model->nr_words != nr))
+		model = NULL;
+	if (model) {
+		c->btf = model->btf;
+		c->hex = fargs_flags.val & FARGS_OPT_HEX;
+		fargs_print_named(c, model, words, flags);
+		return model;
+	}
+	/* Raw registers, or words whose model is gone */
+	for (i = 0; i < nr; i++) {
+		if (i)
+			trace_seq_puts(c->s, ", ");
+		if ((flags & FARGS_FL_RAW) && i < FTRACE_ARGS_NR_REGS)
+			trace_seq_printf(c->s, "%s=", fargs_reg_names[i]);
+		else
+			trace_seq_printf(c->s, "w%u=", i);
+		trace_seq_printf(c->s, "0x%lx", words[i]);
+	}
+	return NULL;
+}
+
 static enum print_line_t fargs_trace(struct trace_iterator *iter, int flags,
 				     struct trace_event *event)
 {
 	struct func_args_entry *field = (struct func_args_entry *)iter->ent;
-	const struct ftrace_func_model *model = NULL;
+	const struct ftrace_func_model *model;
 	struct trace_seq *s = &iter->seq;
 	struct fargs_print_ctx c = { .s = s };
 	long delta = iter->tr->text_delta;
-	unsigned int i, nr = field->nr_words;
+	unsigned int nr = field->nr_words;
 	const char *end = (const char *)iter->ent + iter->ent_size;
 	bool ret = field->flags & FARGS_FL_RET;
 
@@ -330,33 +367,13 @@ static enum print_line_t fargs_trace(struct trace_iterator *iter, int flags,
 	seq_print_ip_sym(s, field->ip + delta, flags);
 	trace_seq_putc(s, '(');
 
+	c.end = end;
+	if (field->flags & FARGS_FL_STRINGS)
+		c.str = (const char *)&field->args[nr];
 	rcu_read_lock();
 	/* A buffer of the previous boot: its functions were at ip + delta */
-	if (!(field->flags & FARGS_FL_RAW))
-		model = ftrace_args_model(field->ip + delta);
-	/* Another function's unknown model, should the text have been reused */
-	if (model && (model->flags || model->nr_words != nr))
-		model = NULL;
-	if (model) {
-		c.btf = model->btf;
-		c.hex = fargs_flags.val & FARGS_OPT_HEX;
-		c.end = end;
-		if (field->flags & FARGS_FL_STRINGS)
-			c.str = (const char *)&field->args[nr];
-		fargs_print_named(&c, model, field->args, field->flags);
-	} else {
-		/* Raw registers, or words whose model is gone */
-		for (i = 0; i < nr; i++) {
-			if (i)
-				trace_seq_puts(s, ", ");
-			if ((field->flags & FARGS_FL_RAW) &&
-			    i < FTRACE_ARGS_NR_REGS)
-				trace_seq_printf(s, "%s=", fargs_reg_names[i]);
-			else
-				trace_seq_printf(s, "w%u=", i);
-			trace_seq_printf(s, "0x%lx", field->args[i]);
-		}
-	}
+	model = fargs_print_model(&c, field->ip + delta, field->args, nr,
+				  field->flags);
 	trace_seq_putc(s, ')');
 	/* Call-through: the return value, typed, unless void */
 	if (ret && model && model->ret.class != FTRACE_ARG_VOID) {
@@ -442,28 +459,21 @@ void fgraph_args_print(struct trace_seq *s, struct fgraph_saved_ent *sv,
 		       unsigned long func)
 {
 	struct ftrace_graph_ent_entry *entry = fgraph_saved_entry(sv);
-	const struct ftrace_func_model *model;
 	unsigned long words[FTRACE_ARGS_WORDS_MAX];
 	struct fargs_print_ctx c = { .s = s };
-	unsigned int i, nr = sv->nr_args;
+	unsigned int nr = sv->nr_args;
 
 	trace_seq_printf(s, "%ps(", (void *)func);
 	/* The words follow the packed entry: copy them out aligned */
 	memcpy(words, entry->args, nr * sizeof(long));
 
-	rcu_read_lock();
-	/* @func has the previous boot's text delta applied, as printed */
-	model = nr ? ftrace_args_model(func) : NULL;
-	if (model && !model->flags && model->nr_words == nr) {
-		c.btf = model->btf;
-		c.hex = fargs_flags.val & FARGS_OPT_HEX;
-		fargs_print_named(&c, model, words, 0);
-	} else {
-		for (i = 0; i < nr; i++)
-			trace_seq_printf(s, "%sw%u=0x%lx", i ? ", " : "", i,
-					 words[i]);
+	/* Most entries have no words: no lookup for them */
+	if (nr) {
+		rcu_read_lock();
+		/* @func has the previous boot's text delta applied */
+		fargs_print_model(&c, func, words, nr, 0);
+		rcu_read_unlock();
 	}
-	rcu_read_unlock();
 	trace_seq_putc(s, ')');
 }
 #endif

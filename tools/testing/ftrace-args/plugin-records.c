@@ -203,6 +203,17 @@ static void rec_words(const unsigned long long *words, unsigned int nr)
 		rec_word(words[i]);
 }
 
+/* vfs_read(file, buf, count, pos) from ksys_read: its four words */
+static const unsigned long long vfs_read_words[] = {
+	FILE_PTR, BUF_PTR, COUNT, POS_PTR,
+};
+
+static void rec_vfs_read(unsigned int flags)
+{
+	rec_start(VFS_READ, KSYS_READ, flags, 4, 0);
+	rec_words(vfs_read_words, 4);
+}
+
 /* One string of the string area: its status, its text, its NUL if @nul */
 static void rec_str(unsigned int status, const char *text, int nul)
 {
@@ -294,12 +305,7 @@ static void raw_words(char *buf, size_t size, unsigned int nr,
 /* a. a record as the kernel writes it */
 static void test_named(void)
 {
-	static const unsigned long long words[] = {
-		FILE_PTR, BUF_PTR, COUNT, POS_PTR,
-	};
-
-	rec_start(VFS_READ, KSYS_READ, 0, 4, 0);
-	rec_words(words, 4);
+	rec_vfs_read(0);
 	expect("a: vfs_read, 4 words: named and typed", VFS_READ_LINE);
 
 	/* an address that kallsyms does not name: no model either */
@@ -319,15 +325,11 @@ static void test_named(void)
  */
 static void test_cut(void)
 {
-	static const unsigned long long words[] = {
-		FILE_PTR, BUF_PTR, COUNT, POS_PTR,
-	};
 	char name[128];
 	const char *want;
 	size_t full, len;
 
-	rec_start(VFS_READ, KSYS_READ, 0, 4, 0);
-	rec_words(words, 4);
+	rec_vfs_read(0);
 	full = img_len;
 	for (len = 0; len < full; len++) {
 		if (len < 16)		/* no ip */
@@ -350,9 +352,6 @@ static void test_cut(void)
 static void test_raw(void)
 {
 	static const unsigned long long regs[] = { 0x1, 0x0, 0x0, 0x1, 0x0, 0x6 };
-	static const unsigned long long words[] = {
-		FILE_PTR, BUF_PTR, COUNT, POS_PTR, 0, 0,
-	};
 	const char *regs_line =
 		"cpu_util.constprop.0(" REGS_LINE_ARGS ") <-update_sd_lb_stats.constprop.0";
 	char name[128], want[512];
@@ -380,15 +379,15 @@ static void test_raw(void)
 	       "cpu_util.constprop.0(di=0x1, si=0x0, dx=0x0, cx=0x1, r8=0x0, r9=0x6, w6=0x7) <-update_sd_lb_stats.constprop.0 [raw: no BTF]");
 
 	/* raw even when BTF has a model of as many words */
-	rec_start(VFS_READ, KSYS_READ, FARGS_FL_RAW | 3 << FARGS_REASON_SHIFT,
-		  4, 0);
-	rec_words(words, 4);
+	rec_vfs_read(FARGS_FL_RAW | 3 << FARGS_REASON_SHIFT);
 	expect("c: FARGS_FL_RAW on a function with a model: registers",
 	       "vfs_read(di=0xffff888001234000, si=0x7ffc00001000, dx=0x20000, cx=0xffffc90000123e58) <-ksys_read [raw: variadic]");
 
 	/* d. no model: the six registers (fargs_record() with fregs) ... */
 	rec_start(VFS_READ, KSYS_READ, FARGS_FL_RAW | FARGS_FL_NO_MODEL, 6, 0);
-	rec_words(words, 6);
+	rec_words(vfs_read_words, 4);
+	rec_word(0);
+	rec_word(0);
 	expect("d: FARGS_FL_RAW | FARGS_FL_NO_MODEL",
 	       "vfs_read(di=0xffff888001234000, si=0x7ffc00001000, dx=0x20000, cx=0xffffc90000123e58, r8=0x0, r9=0x0) <-ksys_read [raw: no model]");
 
@@ -401,23 +400,15 @@ static void test_raw(void)
 /* e. call-through refused */
 static void test_entry_only(void)
 {
-	static const unsigned long long words[] = {
-		FILE_PTR, BUF_PTR, COUNT, POS_PTR,
-	};
-
-	rec_start(VFS_READ, KSYS_READ, FARGS_FL_ENTRY_ONLY | FARGS_FL_LOW_STACK,
-		  4, 0);
-	rec_words(words, 4);
+	rec_vfs_read(FARGS_FL_ENTRY_ONLY | FARGS_FL_LOW_STACK);
 	expect("e: FARGS_FL_ENTRY_ONLY | FARGS_FL_LOW_STACK",
 	       VFS_READ_LINE " [entry only: low stack]");
 
-	rec_start(VFS_READ, KSYS_READ, FARGS_FL_LOW_STACK, 4, 0);
-	rec_words(words, 4);
+	rec_vfs_read(FARGS_FL_LOW_STACK);
 	expect("e: FARGS_FL_LOW_STACK alone",
 	       VFS_READ_LINE " [entry only: low stack]");
 
-	rec_start(VFS_READ, KSYS_READ, FARGS_FL_ENTRY_ONLY, 4, 0);
-	rec_words(words, 4);
+	rec_vfs_read(FARGS_FL_ENTRY_ONLY);
 	expect("e: FARGS_FL_ENTRY_ONLY",
 	       VFS_READ_LINE " [entry only: stack arguments]");
 
@@ -433,15 +424,11 @@ static void test_entry_only(void)
 /* f, g. call-through records: the return value and the duration */
 static void test_ret(void)
 {
-	static const unsigned long long words[] = {
-		FILE_PTR, BUF_PTR, COUNT, POS_PTR,
-	};
 	char name[128];
 	size_t full, len;
 
 	/* f. ssize_t: signed, in decimal */
-	rec_start(VFS_READ, KSYS_READ, FARGS_FL_RET, 4, 0);
-	rec_words(words, 4);
+	rec_vfs_read(FARGS_FL_RET);
 	rec_word(131072);	/* %rax */
 	rec_word(0);		/* %rdx */
 	rec_word(1234);		/* ns */
@@ -457,8 +444,7 @@ static void test_ret(void)
 		expect_cut(name, len, NO_WORDS_LINE);
 	}
 
-	rec_start(VFS_READ, KSYS_READ, FARGS_FL_RET, 4, 0);
-	rec_words(words, 4);
+	rec_vfs_read(FARGS_FL_RET);
 	rec_word(-14ULL);	/* -EFAULT */
 	rec_word(0);
 	rec_word(5);
@@ -640,27 +626,19 @@ static void test_strings(void)
 /* j. flag bits that no kernel writes */
 static void test_unknown_flags(void)
 {
-	static const unsigned long long words[] = {
-		FILE_PTR, BUF_PTR, COUNT, POS_PTR,
-	};
-
-	rec_start(VFS_READ, KSYS_READ, 0x80, 4, 0);
-	rec_words(words, 4);
+	rec_vfs_read(0x80);
 	expect("j: flag 0x80: ignored", VFS_READ_LINE);
 
-	rec_start(VFS_READ, KSYS_READ, 0xff80, 4, 0);
-	rec_words(words, 4);
+	rec_vfs_read(0xff80);
 	expect("j: flags 0xff80: ignored", VFS_READ_LINE);
 
 	/* no argument on the stack: a cut stack changes nothing */
-	rec_start(VFS_READ, KSYS_READ, FARGS_FL_STACK_CUT, 4, 0);
-	rec_words(words, 4);
+	rec_vfs_read(FARGS_FL_STACK_CUT);
 	expect("j: FARGS_FL_STACK_CUT, all arguments in registers",
 	       VFS_READ_LINE);
 
 	/* every bit: raw registers, the raw %rax, every marker */
-	rec_start(VFS_READ, KSYS_READ, 0xffff, 4, 0);
-	rec_words(words, 4);
+	rec_vfs_read(0xffff);
 	rec_word(0x20000);
 	rec_word(0);
 	rec_word(1234);

@@ -1903,6 +1903,12 @@ static int pid_gone(void)
 	return gone;
 }
 
+/* A waitpid() status as a shell gives it: the exit code, or 128 + signal */
+static int exit_status(int status)
+{
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
 /* Has -x's command ended?  Then it is reaped */
 static int child_done(void)
 {
@@ -1911,8 +1917,7 @@ static int child_done(void)
 	if (mt.child <= 0 || waitpid(mt.child, &status, WNOHANG) != mt.child)
 		return 0;
 	mt.child = 0;
-	mt.child_status = WIFEXITED(status) ? WEXITSTATUS(status) :
-			  128 + WTERMSIG(status);
+	mt.child_status = exit_status(status);
 	return 1;
 }
 
@@ -2072,9 +2077,7 @@ int main(int argc, char **argv)
 		sigaction(SIGHUP, &sa, NULL);
 		kill(mt.child, SIGTERM);
 		if (waitpid(mt.child, &status, 0) == mt.child)
-			mt.child_status = WIFEXITED(status) ?
-					  WEXITSTATUS(status) :
-					  128 + WTERMSIG(status);
+			mt.child_status = exit_status(status);
 		else
 			mt.child_status = 128 + SIGTERM;
 	}
