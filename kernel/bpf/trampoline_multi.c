@@ -25,6 +25,7 @@
 #include <linux/btf.h>
 #include <linux/cred.h>
 #include <linux/delay.h>
+#include <linux/error-injection.h>
 #include <linux/ftrace.h>
 #include <linux/ftrace_direct_batch.h>
 #include <linux/init_task.h>
@@ -146,12 +147,31 @@ static unsigned int bpf_tramp_batch_keep(void *items, size_t size,
 }
 
 /*
+ * The multi links' batch updates.  A function of its own, with an fentry
+ * call, so that error injection (fail_function, bpf_override_return())
+ * can fail it for the tests of their attach and detach paths, which live
+ * with any error (ftrace_direct_batch_apply() has no fentry call: a
+ * kprobe there is an int3, whose handler runs as an NMI).
+ */
+static noinline __noclone int
+bpf_tramp_batch_apply(const struct ftrace_direct_pair *add, unsigned int nr_add,
+		      const struct ftrace_direct_pair *set, unsigned int nr_set,
+		      const unsigned long *del, unsigned int nr_del)
+{
+	return ftrace_direct_batch_apply(bpf_tramp_batch, add, nr_add, set,
+					 nr_set, del, nr_del);
+}
+ALLOW_ERROR_INJECTION(bpf_tramp_batch_apply, ERRNO);
+
+/*
  * Detaching must not fail: the programs and images that the trampolines
  * run are freed next.  A batch update fails for want of memory, so wait
  * for some, or because a function's text is gone (an __init function of
- * a module, freed after the link took it): detach the others.
+ * a module, freed after the link took it): detach the others.  Any other
+ * error is no detach's: false, and nothing of what is left changed, so
+ * that the caller keeps what the call sites still enter.
  */
-static void bpf_tramp_batch_apply_nofail(struct ftrace_direct_pair *set,
+static bool bpf_tramp_batch_apply_nofail(struct ftrace_direct_pair *set,
 					 unsigned int nr_set,
 					 unsigned long *del,
 					 unsigned int nr_del)
@@ -160,10 +180,9 @@ static void bpf_tramp_batch_apply_nofail(struct ftrace_direct_pair *set,
 	int err;
 
 	while (nr_set || nr_del) {
-		err = ftrace_direct_batch_apply(bpf_tramp_batch, NULL, 0, set,
-						nr_set, del, nr_del);
+		err = bpf_tramp_batch_apply(NULL, 0, set, nr_set, del, nr_del);
 		if (!err)
-			return;
+			return true;
 		if (err == -ENOMEM) {
 			msleep(20);
 			continue;
@@ -171,11 +190,13 @@ static void bpf_tramp_batch_apply_nofail(struct ftrace_direct_pair *set,
 		nr = nr_set + nr_del;
 		nr_set = bpf_tramp_batch_keep(set, sizeof(*set), nr_set);
 		nr_del = bpf_tramp_batch_keep(del, sizeof(*del), nr_del);
-		/* Only a vanished function may fail a detach */
-		if (WARN_ONCE(nr_set + nr_del == nr,
-			      "bpf: detaching trampolines failed (%d)\n", err))
-			return;
+		if (nr_set + nr_del == nr) {
+			pr_err("bpf: detaching %u trampolines failed (%d)\n",
+			       nr, err);
+			return false;
+		}
 	}
+	return true;
 }
 
 /**
@@ -189,9 +210,24 @@ static void bpf_tramp_batch_apply_nofail(struct ftrace_direct_pair *set,
 void bpf_tramp_batch_unregister(struct bpf_trampoline *tr)
 {
 	unsigned long ip = (unsigned long)tr->func.addr;
+	int err;
 
 	lockdep_assert_held(&bpf_tramp_batch_mutex);
-	bpf_tramp_batch_apply_nofail(NULL, 0, &ip, 1);
+	/*
+	 * Not through bpf_tramp_batch_apply(): the caller puts the image
+	 * whatever happens, as 6.12 does after unregister_ftrace_direct().
+	 */
+	for (;;) {
+		err = ftrace_direct_batch_apply(bpf_tramp_batch, NULL, 0, NULL,
+						0, &ip, 1);
+		if (err != -ENOMEM)
+			break;
+		msleep(20);
+	}
+	/* Only a function whose text went away may fail it */
+	WARN_ONCE(err && ftrace_direct_batch_get(bpf_tramp_batch, ip),
+		  "bpf: detaching the trampoline of %ps failed (%d)\n",
+		  (void *)ip, err);
 	tr->func.direct_batch = false;
 }
 
@@ -232,6 +268,8 @@ struct bpf_tracing_multi_link {
 	struct module			**mods;
 	u32				nr_btfs;
 	u32				nr_mods;
+	/* its detach failed: see bpf_tracing_multi_keep() */
+	bool				kept;
 };
 
 /*
@@ -392,8 +430,8 @@ static int bpf_tracing_multi_attach(struct bpf_tracing_multi_link *ml)
 		cond_resched();
 	}
 	bpf_tracing_multi_req_fill(req, ml);
-	err = ftrace_direct_batch_apply(bpf_tramp_batch, req->add, req->nr_add,
-					req->set, req->nr_set, NULL, 0);
+	err = bpf_tramp_batch_apply(req->add, req->nr_add, req->set,
+				    req->nr_set, NULL, 0);
 	bpf_tracing_multi_finish(ml, ml->cnt, err);
 out:
 	mutex_unlock(&bpf_tramp_batch_mutex);
@@ -436,6 +474,44 @@ static void bpf_tracing_multi_rebuild(struct bpf_tracing_multi_node *node)
 }
 
 /*
+ * The update that takes the link's program out failed, for none of the
+ * reasons a detach expects, and changed nothing: the call sites still
+ * enter the images in place, which run the program.  Rather than free
+ * what a task may be running, the link stays attached for good.  Its
+ * program goes back on each trampoline, with the flags of the image in
+ * place, so that every later update of those trampolines (an attach, an
+ * IPMODIFY peer) sees them as they are; the link keeps what it holds (the
+ * trampolines, modules and BTF, its nodes) and a reference to the
+ * program.  Only the images that were to replace the ones in place go: no
+ * call site was sent to them.
+ */
+static void bpf_tracing_multi_keep(struct bpf_tracing_multi_link *ml)
+{
+	enum bpf_tramp_prog_type kind = bpf_attach_type_to_tramp(ml->link.prog);
+	struct bpf_prog_aux *aux = ml->link.prog->aux;
+	struct bpf_tracing_multi_node *node;
+	struct bpf_trampoline *tr;
+	u32 i;
+
+	for (i = 0; i < ml->cnt; i++) {
+		node = &ml->nodes[i];
+		tr = node->tr;
+		mutex_lock(&tr->mutex);
+		if (node->im)
+			bpf_tramp_image_free(node->im);
+		node->im = NULL;
+		hlist_add_head(&node->tlink.tramp_hlist, &tr->progs_hlist[kind]);
+		tr->progs_cnt[kind]++;
+		tr->flags = node->flags;
+		mutex_unlock(&tr->mutex);
+	}
+	bpf_prog_inc(ml->link.prog);
+	ml->kept = true;
+	pr_err("bpf: program %s (id %u) stays on the %u functions of its closed tracing multi link\n",
+	       aux->name, aux->id, ml->cnt);
+}
+
+/*
  * Take the link's program out of every trampoline: one batch update
  * detaches the functions that have no other program and retargets the
  * others to images without it.  Must not fail: the pairs' arrays came
@@ -463,9 +539,11 @@ static void bpf_tracing_multi_detach(struct bpf_tracing_multi_link *ml)
 		cond_resched();
 	}
 	bpf_tracing_multi_req_fill(req, ml);
-	bpf_tramp_batch_apply_nofail(req->set, req->nr_set, req->del,
-				     req->nr_del);
-	bpf_tracing_multi_finish(ml, ml->cnt, 0);
+	if (bpf_tramp_batch_apply_nofail(req->set, req->nr_set, req->del,
+					 req->nr_del))
+		bpf_tracing_multi_finish(ml, ml->cnt, 0);
+	else
+		bpf_tracing_multi_keep(ml);
 	mutex_unlock(&bpf_tramp_batch_mutex);
 }
 
@@ -489,7 +567,8 @@ static void bpf_tracing_multi_link_release(struct bpf_link *link)
 		container_of(link, struct bpf_tracing_multi_link, link);
 
 	bpf_tracing_multi_detach(ml);
-	bpf_tracing_multi_put(ml);
+	if (!ml->kept)
+		bpf_tracing_multi_put(ml);
 }
 
 static void bpf_tracing_multi_free(struct bpf_tracing_multi_link *ml)
@@ -503,8 +582,12 @@ static void bpf_tracing_multi_free(struct bpf_tracing_multi_link *ml)
 
 static void bpf_tracing_multi_link_dealloc(struct bpf_link *link)
 {
-	bpf_tracing_multi_free(container_of(link, struct bpf_tracing_multi_link,
-					    link));
+	struct bpf_tracing_multi_link *ml =
+		container_of(link, struct bpf_tracing_multi_link, link);
+
+	/* Kept: its nodes are on the trampolines for good */
+	if (!ml->kept)
+		bpf_tracing_multi_free(ml);
 }
 
 static void bpf_tracing_multi_link_show_fdinfo(const struct bpf_link *link,
