@@ -164,10 +164,10 @@ bpf_tramp_batch_apply(const struct ftrace_direct_pair *add, unsigned int nr_add,
 ALLOW_ERROR_INJECTION(bpf_tramp_batch_apply, ERRNO);
 
 /*
- * Detaching must not fail: the programs and images that the trampolines
- * run are freed next.  A batch update fails for want of memory, so wait
- * for some, or because a function's text is gone (an __init function of
- * a module, freed after the link took it): detach the others.  Any other
+ * A multi link's detach: the program and images that the trampolines run
+ * are freed next.  A batch update fails for want of memory, so wait for
+ * some, or because a function's text is gone (an __init function of a
+ * module, freed after the link took it): detach the others.  Any other
  * error is no detach's: false, and nothing of what is left changed, so
  * that the caller keeps what the call sites still enter.
  */
@@ -268,8 +268,8 @@ struct bpf_tracing_multi_link {
 	struct module			**mods;
 	u32				nr_btfs;
 	u32				nr_mods;
-	/* its detach failed: see bpf_tracing_multi_keep() */
-	bool				kept;
+	/* on bpf_tracing_multi_kept when its detach failed */
+	struct list_head		kept;
 };
 
 /*
@@ -293,6 +293,18 @@ u64 *bpf_fsession_cookie(void)
 	return run_ctx->session_cookie;
 }
 
+/* After an update: @node's image is its trampoline's, in place or none */
+static void bpf_tracing_multi_in_place(struct bpf_tracing_multi_node *node)
+{
+	struct bpf_trampoline *tr = node->tr;
+
+	if (tr->cur_image)
+		bpf_tramp_image_put(tr->cur_image);
+	tr->cur_image = node->im;
+	tr->func.ftrace_managed = true;
+	tr->func.direct_batch = !!node->im;
+}
+
 /* The images of the nodes in place, or (@err) thrown away */
 static void bpf_tracing_multi_finish(struct bpf_tracing_multi_link *ml,
 				     u32 cnt, int err)
@@ -313,11 +325,7 @@ static void bpf_tracing_multi_finish(struct bpf_tracing_multi_link *ml,
 			if (node->im)
 				bpf_tramp_image_free(node->im);
 		} else {
-			if (tr->cur_image)
-				bpf_tramp_image_put(tr->cur_image);
-			tr->cur_image = node->im;
-			tr->func.ftrace_managed = true;
-			tr->func.direct_batch = !!node->im;
+			bpf_tracing_multi_in_place(node);
 		}
 		node->im = NULL;
 		mutex_unlock(&tr->mutex);
@@ -473,6 +481,9 @@ static void bpf_tracing_multi_rebuild(struct bpf_tracing_multi_node *node)
 	}
 }
 
+/* Tracing multi links kept by bpf_tracing_multi_keep(), for good */
+static LIST_HEAD(bpf_tracing_multi_kept);
+
 /*
  * The update that takes the link's program out failed, for none of the
  * reasons a detach expects, and changed nothing: the call sites still
@@ -482,8 +493,10 @@ static void bpf_tracing_multi_rebuild(struct bpf_tracing_multi_node *node)
  * place, so that every later update of those trampolines (an attach, an
  * IPMODIFY peer) sees them as they are; the link keeps what it holds (the
  * trampolines, modules and BTF, its nodes) and a reference to the
- * program.  Only the images that were to replace the ones in place go: no
- * call site was sent to them.
+ * program, and joins a list, where kmemleak sees it.  Only the images
+ * that were to replace the ones in place go: no call site was sent to
+ * them.  A function whose text went away meanwhile, which the update left
+ * out, is done with as a detach does it.
  */
 static void bpf_tracing_multi_keep(struct bpf_tracing_multi_link *ml)
 {
@@ -493,20 +506,27 @@ static void bpf_tracing_multi_keep(struct bpf_tracing_multi_link *ml)
 	struct bpf_trampoline *tr;
 	u32 i;
 
+	lockdep_assert_held(&bpf_tramp_batch_mutex);
 	for (i = 0; i < ml->cnt; i++) {
 		node = &ml->nodes[i];
 		tr = node->tr;
 		mutex_lock(&tr->mutex);
-		if (node->im)
-			bpf_tramp_image_free(node->im);
+		if (!ftrace_direct_batch_get(bpf_tramp_batch, node->ip)) {
+			bpf_tracing_multi_in_place(node);
+		} else {
+			if (node->im)
+				bpf_tramp_image_free(node->im);
+			hlist_add_head(&node->tlink.tramp_hlist,
+				       &tr->progs_hlist[kind]);
+			tr->progs_cnt[kind]++;
+			tr->flags = node->flags;
+		}
 		node->im = NULL;
-		hlist_add_head(&node->tlink.tramp_hlist, &tr->progs_hlist[kind]);
-		tr->progs_cnt[kind]++;
-		tr->flags = node->flags;
 		mutex_unlock(&tr->mutex);
 	}
 	bpf_prog_inc(ml->link.prog);
-	ml->kept = true;
+	bpf_tracing_multi_req_free(&ml->req);
+	list_add(&ml->kept, &bpf_tracing_multi_kept);
 	pr_err("bpf: program %s (id %u) stays on the %u functions of its closed tracing multi link\n",
 	       aux->name, aux->id, ml->cnt);
 }
@@ -514,9 +534,10 @@ static void bpf_tracing_multi_keep(struct bpf_tracing_multi_link *ml)
 /*
  * Take the link's program out of every trampoline: one batch update
  * detaches the functions that have no other program and retargets the
- * others to images without it.  Must not fail: the pairs' arrays came
- * with the link, and it waits for memory to build an image, as
- * bpf_tramp_batch_apply_nofail() does for the update.
+ * others to images without it.  Needs no memory of its own: the pairs'
+ * arrays came with the link, and it waits for memory to build an image,
+ * as bpf_tramp_batch_apply_nofail() does for the update.  An update that
+ * fails all the same keeps the link (bpf_tracing_multi_keep()).
  */
 static void bpf_tracing_multi_detach(struct bpf_tracing_multi_link *ml)
 {
@@ -567,7 +588,7 @@ static void bpf_tracing_multi_link_release(struct bpf_link *link)
 		container_of(link, struct bpf_tracing_multi_link, link);
 
 	bpf_tracing_multi_detach(ml);
-	if (!ml->kept)
+	if (list_empty(&ml->kept))
 		bpf_tracing_multi_put(ml);
 }
 
@@ -586,7 +607,7 @@ static void bpf_tracing_multi_link_dealloc(struct bpf_link *link)
 		container_of(link, struct bpf_tracing_multi_link, link);
 
 	/* Kept: its nodes are on the trampolines for good */
-	if (!ml->kept)
+	if (list_empty(&ml->kept))
 		bpf_tracing_multi_free(ml);
 }
 
@@ -1015,6 +1036,7 @@ int bpf_tracing_multi_link_attach(const union bpf_attr *attr,
 	bpf_link_init(&ml->link, BPF_LINK_TYPE_TRACING_MULTI,
 		      &bpf_tracing_multi_link_lops, prog);
 	ml->cnt = cnt;
+	INIT_LIST_HEAD(&ml->kept);
 
 	err = bpf_tracing_multi_init(ml, attr);
 	if (err)
