@@ -28,6 +28,36 @@ wait_ntramp() {
 	return 1
 }
 
+# wait_gone FUNC: wait up to 10 s for FUNC to leave direct_functions (BPF
+# frees a trampoline from a workqueue once its last link is closed)
+wait_gone() {
+	for _i in $(seq 100); do
+		grep -q "^$1 " direct_functions || return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# hold NAME FENTRY-ARGS...: $FENTRY (fta-fentry) attaches in the
+# background and holds its programs until release NAME; pid_NAME is its
+# pid
+hold() {
+	_n=$1
+	shift
+	rm -f $TMPDIR/$_n.up $TMPDIR/$_n.stop
+	$FENTRY "$@" -- sh -c "touch $TMPDIR/$_n.up
+		while [ ! -e $TMPDIR/$_n.stop ]; do sleep 0.05; done" &
+	eval "pid_$_n=$!"
+	while [ ! -e $TMPDIR/$_n.up ]; do
+		kill -0 $! 2> /dev/null || exit_fail
+		sleep 0.05
+	done
+}
+release() {
+	touch $TMPDIR/$1.stop
+	eval "wait \$pid_$1"
+}
+
 # wait_line FILE PID RE [SECONDS]: wait until FILE has a line that
 # matches the extended RE (600 s at most, or SECONDS); fails, printing
 # FILE, when that does not come or process PID exits first
