@@ -98,6 +98,21 @@ require_fail_function() {
 	fi
 }
 
+# ff_inject FUNC ERRNO TIMES: FUNC (on fail_function's injectable list)
+# returns -ERRNO in the tasks with make-it-fail, TIMES times (-1: always),
+# each time it is called; "echo > $FF/inject" stops it
+ff_inject() {
+	# The task filter first: until it is on, every task would fail
+	echo Y > $FF/task-filter
+	echo 0 > $FF/interval
+	echo "$3" > $FF/times
+	echo 0 > $FF/space
+	echo 0 > $FF/verbose
+	echo 100 > $FF/probability
+	echo "$1" > $FF/inject
+	printf %#x "-$2" > $FF/$1/retval
+}
+
 # ct_cleanup [INSTANCE...]: for a call-through case's EXIT trap, so that a
 # case that fails half-way leaves nothing to the next ones: the named
 # instances (their tracer stopped, their selection emptied) are removed,
