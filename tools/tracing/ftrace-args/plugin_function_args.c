@@ -87,7 +87,9 @@ struct arg {
 	unsigned int	slot;
 };
 
+/* A function's model in one tep handle: a trace file's addresses */
 struct model {
+	struct tep_handle	*tep;
 	unsigned long long	ip;
 	struct btf		*btf;	/* NULL: no usable model */
 	unsigned int		nr_args;
@@ -137,6 +139,13 @@ static struct btf *vmlinux_btf;
 static struct btf *module_btf[NR_MODULE_BTF];
 static int nr_module_btf;
 static int btf_loaded;
+/*
+ * The loads of the plugin not yet unloaded: one per tep handle (one per
+ * trace file in trace-cmd report), or two in one handle that finds it in
+ * both TRACEEVENT_PLUGIN_DIR and ~/.local under one name.  The options
+ * and the BTF are theirs.
+ */
+static int nr_loads;
 static struct model *cache[CACHE_SIZE];
 
 static void load_btf(void)
@@ -394,13 +403,22 @@ static struct model *get_model(struct tep_handle *tep, unsigned long long ip)
 	unsigned int h = (ip >> 4) % CACHE_SIZE;
 	struct model *m;
 
+	/*
+	 * Keyed by handle too: trace-cmd report -i a.dat -i b.dat has one
+	 * for each file, and an address of one may be another function in
+	 * the other (two boots, KASLR).  A handle's models go when the
+	 * plugin unloads from it, which trace-cmd does before it frees the
+	 * handle (tracecmd_close()): no later handle at the same address
+	 * finds them.
+	 */
 	for (m = cache[h]; m; m = m->next)
-		if (m->ip == ip)
+		if (m->ip == ip && m->tep == tep)
 			return m;
 
 	m = calloc(1, sizeof(*m));
 	if (!m)
 		return NULL;
+	m->tep = tep;
 	m->ip = ip;
 	build_model(m, tep_find_function(tep, ip));
 	m->next = cache[h];
@@ -1012,26 +1030,38 @@ int TEP_PLUGIN_LOADER(struct tep_handle *tep)
 	tep_register_event_handler(tep, -1, "ftrace", "func_args",
 				   fargs_handler, NULL);
 	fgraph_wrap_init(tep);
-	tep_plugin_add_options("function_args", plugin_options);
+	/*
+	 * Once: each tep_plugin_add_options() applies trace-cmd's -O again,
+	 * which would toggle a bare boolean ("-O function_args:hex") off in
+	 * the second trace file's load.
+	 */
+	if (!nr_loads++)
+		tep_plugin_add_options("function_args", plugin_options);
 	return 0;
 }
 
 void TEP_PLUGIN_UNLOADER(struct tep_handle *tep)
 {
-	struct model *m, *next;
+	struct model **p, *m;
 	int i;
 
 	tep_unregister_event_handler(tep, -1, "ftrace", "func_args",
 				     fargs_handler, NULL);
 	fgraph_wrap_exit(tep);
-	tep_plugin_remove_options(plugin_options);
 	for (i = 0; i < CACHE_SIZE; i++) {
-		for (m = cache[i]; m; m = next) {
-			next = m->next;
-			free(m);
+		for (p = &cache[i]; (m = *p);) {
+			if (m->tep == tep) {
+				*p = m->next;
+				free(m);
+			} else {
+				p = &m->next;
+			}
 		}
-		cache[i] = NULL;
 	}
+	/* The other loads' models point into the BTF */
+	if (--nr_loads > 0)
+		return;
+	tep_plugin_remove_options(plugin_options);
 	for (i = 0; i < nr_module_btf; i++)
 		btf__free(module_btf[i]);
 	btf__free(vmlinux_btf);
