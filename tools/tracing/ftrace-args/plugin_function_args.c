@@ -922,7 +922,10 @@ static void fgraph_wrap_exit(struct tep_handle *tep)
 	free(w);
 }
 
-/* The argument words after a funcgraph_entry record: how many */
+/*
+ * The argument words after a funcgraph_entry record: how many.  The
+ * record is read no further than its size.
+ */
 static unsigned int fgraph_words(struct tep_event *event,
 				 struct tep_record *record,
 				 unsigned long long *words)
@@ -986,27 +989,36 @@ static int fgraph_args_handler(struct trace_seq *s, struct tep_record *record,
 	char *tail;
 	int ret;
 
-	if (!graph_noargs_option->set &&
-	    !tep_get_field_val(s, event, "func", record, &func, 0))
+	/*
+	 * The words first: a record that has them has func and depth, which
+	 * come before them (tep_get_field_val() reads a field without
+	 * looking at the record's size).
+	 */
+	if (!graph_noargs_option->set)
 		nr = fgraph_words(event, record, words);
+	if (nr && tep_get_field_val(s, event, "func", record, &func, 0))
+		nr = 0;
 	if (!nr)
 		/* trace-cmd's line; with no handler, the print fmt's */
 		return w->handler ? w->handler(s, record, event, w->context) : 1;
 
 	name = tep_find_function(event->tep, func);
-	if (!name) {
-		/* As trace-cmd prints an address that it cannot resolve */
-		snprintf(addr, sizeof(addr), "%llx", func);
-		name = addr;
-	}
 	if (!w->handler) {
 		/* The print fmt's "--> %ps (%d)", with the arguments */
 		if (tep_get_field_val(s, event, "depth", record, &depth, 0))
 			depth = 0;
-		trace_seq_printf(s, "--> %s(", name);
+		if (name)
+			trace_seq_printf(s, "--> %s(", name);
+		else
+			trace_seq_printf(s, "--> 0x%llx(", func);
 		fgraph_print_args(s, event->tep, func, words, nr);
 		trace_seq_printf(s, ") (%d)", (int)depth);
 		return 0;
+	}
+	if (!name) {
+		/* As trace-cmd prints an address that it cannot resolve */
+		snprintf(addr, sizeof(addr), "%llx", func);
+		name = addr;
 	}
 
 	ret = w->handler(s, record, event, w->context);
