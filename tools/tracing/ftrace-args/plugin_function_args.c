@@ -581,6 +581,7 @@ static void print_arg(struct trace_seq *s, const struct btf *btf,
 {
 	unsigned long long val = w[0];
 	unsigned char img[ARG_SIZE_MAX];
+	unsigned int i;
 
 	if (a->size < 8)
 		val &= (1ULL << (a->size * 8)) - 1;
@@ -613,10 +614,17 @@ static void print_arg(struct trace_seq *s, const struct btf *btf,
 		print_enum(s, btf, btf__type_by_id(btf, a->type_id), val);
 		break;
 	case C_STRUCT:
-		memcpy(img, w, 8);
-		memset(img + 8, 0, 8);
-		if (a->size > 8)
-			memcpy(img + 8, &w[1], 8);
+		/*
+		 * The value's bytes as the x86-64 kernel had them in memory,
+		 * whatever the byte order of the host that reads the trace:
+		 * extract() reads them little-endian.
+		 */
+		memset(img, 0, sizeof(img));
+		for (i = 0; i < 8; i++) {
+			img[i] = w[0] >> (8 * i);
+			if (a->size > 8)
+				img[8 + i] = w[1] >> (8 * i);
+		}
 		print_type(s, btf, a->type_id, img, 0, 0, 0);
 		break;
 	default:
