@@ -369,6 +369,38 @@ t_plugin_records() {
 	return 1
 }
 
+# function-args.rst, "Installing the plugin": make install
+# copies it to ~/.local/lib/traceevent/plugins, where libtraceevent finds
+# it with no TRACEEVENT_PLUGIN_DIR: trace-cmd list -O, run as the user
+# whose HOME that is, then lists its options, and did not before
+t_plugin_install() {
+	local home=$tmp/pi-home got o
+	local plugin_line='^ +plugin:[[:space:]]+function_args$'
+	command -v trace-cmd > /dev/null ||
+		{ echo "no trace-cmd (make deps installs it)"; return 2; }
+	mkdir -p "$home"
+	got=$(env -u TRACEEVENT_PLUGIN_DIR HOME="$home" trace-cmd list -O 2>&1) ||
+		{ echo "trace-cmd list -O: $got"; return 1; }
+	if echo "$got" | grep -qE "$plugin_line"; then
+		echo "function_args is listed before make install:" \
+			"a copy in libtraceevent's system folder"
+		return 2
+	fi
+	env -u INSTALL_DIR HOME="$home" make -s -C "$repo/tools/tracing/ftrace-args" \
+		OUTPUT="$tmp/pi/" install > "$tmp/pi.log" 2>&1 ||
+		{ tail -n 20 "$tmp/pi.log"; return 1; }
+	local dir=$home/.local/lib/traceevent/plugins
+	[ -f "$dir/plugin_function_args.so" ] ||
+		{ echo "no plugin_function_args.so in $dir"; return 1; }
+	got=$(env -u TRACEEVENT_PLUGIN_DIR HOME="$home" trace-cmd list -O 2>&1) ||
+		{ echo "trace-cmd list -O: $got"; return 1; }
+	for o in btf hex graph_noargs; do
+		echo "$got" | grep -A1 -E "$plugin_line" |
+			grep -qE "^ +option:[[:space:]]+$o\$" ||
+			{ echo "trace-cmd list -O after make install: no option $o"; return 1; }
+	done
+}
+
 # The bench's fta-bpf-attach: --candidates takes a whole number of
 # arguments from 0 to 12, and says so of anything else (exit 2)
 t_bpf_attach_args() {
@@ -448,8 +480,10 @@ if [ -n "$src" ]; then
 	run_test "host: make deb: Debian's config, the fragments, Debian's key options kept" t_deb_config
 	run_test "host: multitrace: make install puts the program and its man page, which matches --help" \
 		t_multitrace_install
-	run_test "host: plugin: crafted and truncated func_args records print as documented, no over-read (ASan)" \
+	run_test "host: plugin: crafted and truncated func_args and funcgraph_entry records print as documented, no over-read (ASan)" \
 		t_plugin_records
+	run_test "host: plugin: make install puts it where trace-cmd finds it without TRACEEVENT_PLUGIN_DIR" \
+		t_plugin_install
 	run_test "host: fta-bpf-attach --candidates: a bad MAXARGS exits 2 and says why" \
 		t_bpf_attach_args
 fi

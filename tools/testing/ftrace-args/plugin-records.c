@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * plugin-records BTF: the trace-cmd plugin (plugin_function_args.so) on
- * ftrace:func_args records made by hand.
+ * ftrace:func_args and ftrace:funcgraph_entry records made by hand.
  *
  * libtraceevent loads the plugin from $TRACEEVENT_PLUGIN_DIR, as trace-cmd
  * report does, and the plugin reads the functions' BTF from the file BTF
@@ -21,10 +21,17 @@
  *  - word counts past the record's end or past the plugin's limit;
  *  - FARGS_FL_STRINGS: the strings of const char * arguments, cut at
  *    every size, a string without its NUL at the record's end;
- *  - flag bits that no kernel writes.
+ *  - flag bits that no kernel writes;
+ *  - structs passed by value, in one word and in two;
+ *  - funcgraph_entry records with funcgraph-args' words: with no handler
+ *    (the print fmt's line), cut short, and in handles of their own with
+ *    a handler as trace-cmd registers it, waiting for the event or on
+ *    the event already parsed, before and after the plugin unloads;
+ *  - a second handle (trace file) where two functions swap addresses,
+ *    with a bare "-O function_args:hex" as trace-cmd gives it.
  *
- * Each record sits in a buffer of its exact size from malloc(), so that a
- * build with AddressSanitizer reports any read past its end.  Prints
+ * Each record ends where an unmapped page starts, so that any read past
+ * its end faults, the plugin's or libtraceevent's.  Prints
  * "ok NAME" or "FAIL NAME: got '...' want '...'" per check; exits 0 if
  * all passed, 1 if one failed, 2 if it could not set up (no plugin, no
  * BTF, a kernel whose prototypes are not the ones used here).
@@ -34,6 +41,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
 #include <bpf/btf.h>
 #include <traceevent/event-parse.h>
 #include <traceevent/trace-seq.h>
@@ -73,6 +82,14 @@ static const char * const reasons[] = {
 	"unsupported argument type",
 };
 
+/* The fields of every event's format, then a blank line */
+#define COMMON_FIELDS \
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n" \
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n" \
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n" \
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n" \
+	"\n"
+
 /* The event as events/ftrace/func_args/format has it (trace_entries.h) */
 #define FUNC_ARGS_ID	45
 #define ARGS_OFFSET	32
@@ -80,11 +97,7 @@ static const char func_args_format[] =
 	"name: func_args\n"
 	"ID: 45\n"
 	"format:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
-	"\n"
+	COMMON_FIELDS
 	"\tfield:unsigned long ip;\toffset:8;\tsize:8;\tsigned:0;\n"
 	"\tfield:unsigned long parent_ip;\toffset:16;\tsize:8;\tsigned:0;\n"
 	"\tfield:unsigned short flags;\toffset:24;\tsize:2;\tsigned:0;\n"
@@ -93,6 +106,23 @@ static const char func_args_format[] =
 	"\tfield:unsigned long args[];\toffset:32;\tsize:0;\tsigned:0;\n"
 	"\n"
 	"print fmt: \"%ps <-- %ps words=%u\", " PRINT_FMT_ARGS "\n";
+
+/*
+ * funcgraph_entry with funcgraph-args (patch 0026): 6.12's packed entry,
+ * then the argument words, unaligned
+ */
+#define FGRAPH_ID	11
+#define FGRAPH_ARGS	20
+static const char fgraph_format[] =
+	"name: funcgraph_entry\n"
+	"ID: 11\n"
+	"format:\n"
+	COMMON_FIELDS
+	"\tfield:unsigned long func;\toffset:8;\tsize:8;\tsigned:0;\n"
+	"\tfield:int depth;\toffset:16;\tsize:4;\tsigned:1;\n"
+	"\tfield:u8 args[];\toffset:20;\tsize:0;\tsigned:0;\n"
+	"\n"
+	"print fmt: \"--> %ps (%d)\", (void *)REC->func, REC->depth\n";
 
 /* The kernel's functions, as a trace.dat's kallsyms would name them */
 #define VFS_READ	0xffffffff81400000ULL
@@ -103,6 +133,8 @@ static const char func_args_format[] =
 #define STRCMP		0xffffffff81405000ULL
 #define CPU_UTIL	0xffffffff81406000ULL
 #define UPDATE_SD	0xffffffff81407000ULL
+#define FROM_KUID	0xffffffff81408000ULL
+#define TS_ADD		0xffffffff81409000ULL
 /* Below every function: no name */
 #define NO_SYMBOL	0xffffffff80000000ULL
 
@@ -116,6 +148,8 @@ static struct {
 	{ "filp_open",				FILP_OPEN },
 	{ "fput",				FPUT },
 	{ "strcmp",				STRCMP },
+	{ "from_kuid_munged",			FROM_KUID },
+	{ "timespec64_add_safe",		TS_ADD },
 	/* GCC clones: never in BTF */
 	{ "cpu_util.constprop.0",		CPU_UTIL },
 	{ "update_sd_lb_stats.constprop.0",	UPDATE_SD },
@@ -138,6 +172,10 @@ static const struct {
 	{ "getname_kernel",	{ "filename" },				0 },
 	/* int strcmp(const char *, const char *) */
 	{ "strcmp",		{ "cs", "ct" },				0 },
+	/* uid_t from_kuid_munged(struct user_namespace *, kuid_t) */
+	{ "from_kuid_munged",	{ "targ", "kuid" },			0 },
+	/* struct timespec64 timespec64_add_safe(2 x struct timespec64) */
+	{ "timespec64_add_safe", { "lhs", "rhs" },			0 },
 };
 
 /* vfs_read()'s arguments */
@@ -147,6 +185,8 @@ static const struct {
 #define POS_PTR		0xffffc90000123e58ULL
 #define NAMED		"file=0xffff888001234000, buf=0x7ffc00001000, " \
 			"count=131072, pos=0xffffc90000123e58"
+#define NAMED_HEX	"file=0xffff888001234000, buf=0x7ffc00001000, " \
+			"count=0x20000, pos=0xffffc90000123e58"
 #define VFS_READ_LINE	"vfs_read(" NAMED ") <-ksys_read"
 #define NO_WORDS_LINE	"vfs_read() <-ksys_read [raw: no BTF model]"
 /* The pointers of strings */
@@ -226,6 +266,31 @@ static void rec_str(unsigned int status, const char *text, int nul)
 		put(img_len++, 0, 1);
 }
 
+/*
+ * Where a record is printed from: its last byte is the last one before a
+ * page that is not mapped, so that a read past its end faults, made by
+ * the plugin or by libtraceevent on its behalf (AddressSanitizer does
+ * not see the reads of libtraceevent, which it did not build)
+ */
+static unsigned char *guarded(size_t len)
+{
+	static unsigned char *area;
+	static size_t size;
+	long page = sysconf(_SC_PAGESIZE);
+
+	if (!area) {
+		size = (sizeof(img) + page - 1) / page * page;
+		area = mmap(NULL, size + page, PROT_READ | PROT_WRITE,
+			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (area == MAP_FAILED ||
+		    mprotect(area + size, page, PROT_NONE)) {
+			perror("plugin-records: the guard page");
+			exit(2);
+		}
+	}
+	return area + size - len;
+}
+
 /* The text of the record made so far, cut to @len bytes */
 static const char *print_record(size_t len)
 {
@@ -242,11 +307,7 @@ static const char *print_record(size_t len)
 	 */
 	if (alloc < 2)
 		alloc = 2;
-	data = malloc(alloc);
-	if (!data) {
-		perror("plugin-records: malloc");
-		exit(2);
-	}
+	data = guarded(alloc);
 	memcpy(data, img, alloc);
 
 	memset(&rec, 0, sizeof(rec));
@@ -263,7 +324,6 @@ static const char *print_record(size_t len)
 	else
 		snprintf(text, sizeof(text), "%.*s", (int)s.len, s.buffer);
 	trace_seq_destroy(&s);
-	free(data);
 	return text;
 }
 
@@ -646,6 +706,246 @@ static void test_unknown_flags(void)
 	       "vfs_read(di=0xffff888001234000, si=0x7ffc00001000, dx=0x20000, cx=0xffffc90000123e58) = 0x20000 <-ksys_read (1.234 us) [entry only: low stack] [raw: no model]");
 }
 
+/* A funcgraph_entry record of @func at @depth, with @nr words of vfs_read */
+static void rec_fgraph(unsigned long long func, int depth, unsigned int nr)
+{
+	memset(img, 0, sizeof(img));
+	put(0, FGRAPH_ID, 2);		/* common_type */
+	put(4, 87, 4);			/* common_pid */
+	put(8, func, 8);
+	put(16, (unsigned int)depth, 4);
+	img_len = FGRAPH_ARGS;
+	rec_words(vfs_read_words, nr);
+}
+
+/* print_raw()'s text of the first words of vfs_read's */
+static const char * const vfs_read_raw[] = {
+	"",
+	"w0=0xffff888001234000",
+	"w0=0xffff888001234000, w1=0x7ffc00001000",
+	"w0=0xffff888001234000, w1=0x7ffc00001000, w2=0x20000",
+};
+
+static int parse_format(const char *format)
+{
+	char msg[256];
+	enum tep_errno err;
+
+	err = tep_parse_event(tep, format, strlen(format), "ftrace");
+	if (!err)
+		return 0;
+	tep_strerror(tep, err, msg, sizeof(msg));
+	printf("FAIL parse the format '%.24s...': %s\n", format, msg);
+	failed = 1;
+	return -1;
+}
+
+/*
+ * k. funcgraph_entry where nothing registered a handler (a libtraceevent
+ * tool other than trace-cmd): the plugin prints the print fmt's line
+ * with the arguments, and the print fmt itself for a record without
+ * words, past the plugin's limit, or cut short (the print fmt prints 0
+ * for a field past the record's end); a cut record is read no further
+ * than its end.
+ */
+static void test_fgraph_bare(void)
+{
+	char name[128], want[256];
+	size_t full, len;
+	unsigned int i;
+
+	if (parse_format(fgraph_format))
+		return;
+	rec_fgraph(VFS_READ, 3, 4);
+	expect("k: funcgraph_entry, 4 words, no handler: the print fmt's line with them",
+	       "--> vfs_read(" NAMED ") (3)");
+	full = img_len;
+	for (len = 0; len < full; len++) {
+		if (len < 16)		/* no func */
+			snprintf(want, sizeof(want), "--> 0x0 (0)");
+		else if (len < FGRAPH_ARGS)	/* no depth */
+			snprintf(want, sizeof(want), "--> vfs_read (0)");
+		else if (len < FGRAPH_ARGS + 8)	/* no whole word */
+			snprintf(want, sizeof(want), "--> vfs_read (3)");
+		else
+			snprintf(want, sizeof(want), "--> vfs_read(%s) (3)",
+				 vfs_read_raw[(len - FGRAPH_ARGS) / 8]);
+		snprintf(name, sizeof(name),
+			 "k: funcgraph_entry cut to %zu of %zu bytes", len, full);
+		expect_cut(name, len, want);
+	}
+
+	rec_fgraph(VFS_READ, 3, 0);
+	expect("k: funcgraph_entry without words: the print fmt",
+	       "--> vfs_read (3)");
+
+	rec_fgraph(NO_SYMBOL, 0, 0);
+	rec_word(1);
+	rec_word(2);
+	expect("k: an address without a name: raw words",
+	       "--> 0xffffffff80000000(w0=0x1, w1=0x2) (0)");
+
+	rec_fgraph(VFS_READ, 3, 0);
+	for (i = 0; i <= MAX_WORDS; i++)
+		rec_word(i);
+	expect("k: more words than the plugin's limit: the print fmt",
+	       "--> vfs_read (3)");
+}
+
+/* trace-cmd's funcgraph_entry handler, as much of it as the plugin sees */
+static int tc_graph_handler(struct trace_seq *s, struct tep_record *record,
+			    struct tep_event *event, void *context)
+{
+	unsigned long long func;
+	const char *name;
+
+	if (tep_get_field_val(s, event, "func", record, &func, 0))
+		return 1;
+	name = tep_find_function(event->tep, func);
+	trace_seq_printf(s, "%s|  %s() {", (const char *)context,
+			 name ? name : "?");
+	return 0;
+}
+
+/* The plugin's probe events in the handle under test */
+static int nr_fgraph_probes(void)
+{
+	int i, n = 0, nr = tep_get_events_count(tep);
+	struct tep_event *event;
+
+	for (i = 0; i < nr; i++) {
+		event = tep_get_event(tep, i);
+		if (event && !strcmp(event->name, "fgraph_probe"))
+			n++;
+	}
+	return n;
+}
+
+static struct tep_handle *new_tep(unsigned long long a,
+				  unsigned long long b);
+
+/*
+ * l. funcgraph_entry with a handler, as trace-cmd registers one, in a
+ * handle of its own: registered before the plugins load and the event
+ * parsed after them (trace-cmd report's order: the plugin takes the
+ * waiting handler with a probe event), or the event parsed before they
+ * load (the plugin wraps the event's handler).  The arguments go between
+ * the parentheses of the handler's "vfs_read()", the handler's context
+ * is its own; a record without words keeps the handler's line, and so
+ * does every record once the plugin is unloaded.
+ */
+static void test_fgraph_wrapped(int parsed_first)
+{
+	const char *how = parsed_first ? "l: event parsed first" :
+					 "l: handler waiting";
+	struct tep_plugin_list *plugins;
+	struct tep_handle *main_tep = tep;
+	char name[128];
+
+	tep = new_tep(0, 0);
+	if (!tep) {
+		printf("FAIL %s: no tep handle\n", how);
+		failed = 1;
+		tep = main_tep;
+		return;
+	}
+	tep_register_event_handler(tep, -1, "ftrace", "funcgraph_entry",
+				   tc_graph_handler, "tc ");
+	if (parsed_first && parse_format(fgraph_format))
+		goto out;
+	plugins = tep_load_plugins(tep);
+	if (!parsed_first && parse_format(fgraph_format))
+		goto unload;
+
+	rec_fgraph(VFS_READ, 3, 4);
+	snprintf(name, sizeof(name), "%s: the arguments in the handler's line", how);
+	expect(name, "tc |  vfs_read(" NAMED ") {");
+	rec_fgraph(VFS_READ, 3, 0);
+	snprintf(name, sizeof(name), "%s: no words: the handler's line", how);
+	expect(name, "tc |  vfs_read() {");
+	snprintf(name, sizeof(name), "%s: probe events", how);
+	check(name, nr_fgraph_probes() ? "1" : "0", parsed_first ? "0" : "1");
+unload:
+	tep_unload_plugins(plugins, tep);
+	rec_fgraph(VFS_READ, 3, 4);
+	snprintf(name, sizeof(name), "%s: plugin unloaded: the handler's line", how);
+	expect(name, "tc |  vfs_read() {");
+out:
+	tep_free(tep);
+	tep = main_tep;
+}
+
+/*
+ * m. A second trace file, where vfs_read and fput have each other's
+ * addresses (another boot): its handle gets its own models, while the
+ * first handle, which built vfs_read's at that address, keeps its own,
+ * before and after the second handle's plugin unloads.
+ */
+static void test_two_handles(void)
+{
+	struct tep_handle *first = tep, *second;
+	struct tep_plugin_list *plugins;
+
+	second = new_tep(VFS_READ, FPUT);
+	if (!second) {
+		printf("FAIL m: no second tep handle\n");
+		failed = 1;
+		return;
+	}
+	/*
+	 * As "trace-cmd report -O function_args:hex -i a.dat -i b.dat": the
+	 * bare option is on for both files after the second one's load
+	 */
+	tep_plugin_add_option("function_args:hex", NULL);
+	tep = second;
+	plugins = tep_load_plugins(second);
+	if (parse_format(func_args_format))
+		goto unload;
+	rec_start(VFS_READ, KSYS_READ, 0, 1, 0);
+	rec_word(FILE_PTR);
+	expect("m: second handle: fput at vfs_read's address of the first",
+	       "fput(file=0xffff888001234000) <-ksys_read");
+	rec_start(FPUT, KSYS_READ, 0, 4, 0);
+	rec_words(vfs_read_words, 4);
+	expect("m: second handle: vfs_read at fput's address of the first",
+	       "vfs_read(" NAMED_HEX ") <-ksys_read");
+	tep = first;
+	rec_vfs_read(0);
+	expect("m: first handle, beside the second",
+	       "vfs_read(" NAMED_HEX ") <-ksys_read");
+	tep_plugin_add_option("function_args:hex", "0");
+	rec_vfs_read(0);
+	expect("m: hex=0", VFS_READ_LINE);
+unload:
+	tep_unload_plugins(plugins, second);
+	tep_free(second);
+	tep = first;
+	rec_vfs_read(0);
+	expect("m: first handle, the second one gone", VFS_READ_LINE);
+}
+
+/*
+ * n. structs passed by value, member by member: kuid_t in one word (its
+ * 4 bytes: the word's upper half is not the value's), struct timespec64
+ * in two, with a negative member
+ */
+static void test_struct(void)
+{
+	rec_start(FROM_KUID, KSYS_READ, 0, 2, 0);
+	rec_word(0xffff888001235000ULL);
+	rec_word(0xdeadbeef000003e8ULL);
+	expect("n: kuid_t, one word",
+	       "from_kuid_munged(targ=0xffff888001235000, kuid={val=1000}) <-ksys_read");
+
+	rec_start(TS_ADD, KSYS_READ, 0, 4, 0);
+	rec_word(1700000000);
+	rec_word(999999999);
+	rec_word(5);
+	rec_word(-1ULL);
+	expect("n: struct timespec64, two words each",
+	       "timespec64_add_safe(lhs={tv_sec=1700000000, tv_nsec=999999999}, rhs={tv_sec=5, tv_nsec=-1}) <-ksys_read");
+}
+
 /* Is prototypes[@i] a function of @btf, as the test expects it? */
 static int proto_ok(const struct btf *btf, unsigned int i)
 {
@@ -739,13 +1039,48 @@ static int check_plugin(const struct tep_plugin_list *list)
 	return ours == 1 && !others ? 0 : -1;
 }
 
+/*
+ * A handle as trace-cmd report makes one for a trace.dat of this kernel:
+ * x86-64, little-endian, the functions of functions[] in its kallsyms,
+ * but for the functions at @a and @b, which swap their addresses
+ */
+static struct tep_handle *new_tep(unsigned long long a, unsigned long long b)
+{
+	struct tep_handle *t = tep_alloc();
+	unsigned long long addr;
+	unsigned int i;
+
+	if (!t) {
+		fprintf(stderr, "plugin-records: tep_alloc() failed\n");
+		return NULL;
+	}
+	/* only the plugins of TRACEEVENT_PLUGIN_DIR and ~/.local */
+	tep_set_flag(t, TEP_DISABLE_SYS_PLUGINS);
+	tep_set_long_size(t, 8);
+	tep_set_page_size(t, 4096);
+	tep_set_file_bigendian(t, TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(t, tep_is_bigendian() ? TEP_BIG_ENDIAN :
+						      TEP_LITTLE_ENDIAN);
+	for (i = 0; i < ARRAY_SIZE(functions); i++) {
+		addr = functions[i].addr;
+		if (addr == a || addr == b)
+			addr = addr == a ? b : a;
+		if (tep_register_function(t, functions[i].name, addr, NULL)) {
+			fprintf(stderr, "plugin-records: tep_register_function(%s) failed\n",
+				functions[i].name);
+			tep_free(t);
+			return NULL;
+		}
+	}
+	return t;
+}
+
 int main(int argc, char **argv)
 {
 	struct tep_plugin_list *plugins;
 	struct tep_event *event;
 	enum tep_errno err;
 	char msg[256];
-	unsigned int i;
 
 	/* the lines so far, should AddressSanitizer stop the program */
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -761,31 +1096,13 @@ int main(int argc, char **argv)
 		return 2;
 	}
 
-	tep = tep_alloc();
-	if (!tep) {
-		fprintf(stderr, "plugin-records: tep_alloc() failed\n");
+	tep = new_tep(0, 0);
+	if (!tep)
 		return 2;
-	}
-	/* only the plugins of TRACEEVENT_PLUGIN_DIR and ~/.local */
-	tep_set_flag(tep, TEP_DISABLE_SYS_PLUGINS);
-	tep_set_long_size(tep, 8);
-	tep_set_page_size(tep, 4096);
-	tep_set_file_bigendian(tep, TEP_LITTLE_ENDIAN);
-	tep_set_local_bigendian(tep, tep_is_bigendian() ? TEP_BIG_ENDIAN :
-							 TEP_LITTLE_ENDIAN);
-
 	/* as trace-cmd report: the plugins first, then the formats */
 	plugins = tep_load_plugins(tep);
 	if (check_plugin(plugins))
 		goto setup_failed;
-	for (i = 0; i < ARRAY_SIZE(functions); i++) {
-		if (tep_register_function(tep, functions[i].name,
-					  functions[i].addr, NULL)) {
-			fprintf(stderr, "plugin-records: tep_register_function(%s) failed\n",
-				functions[i].name);
-			goto setup_failed;
-		}
-	}
 	err = tep_parse_event(tep, func_args_format,
 			      strlen(func_args_format), "ftrace");
 	if (err) {
@@ -809,6 +1126,11 @@ int main(int argc, char **argv)
 	test_nr_words();
 	test_strings();
 	test_unknown_flags();
+	test_struct();
+	test_fgraph_bare();
+	test_fgraph_wrapped(0);
+	test_fgraph_wrapped(1);
+	test_two_handles();
 
 	tep_unload_plugins(plugins, tep);
 	tep_free(tep);
