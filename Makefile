@@ -46,7 +46,7 @@ DEBTESTDIR	?= $(FTA_CACHE)/deb-test
 STAMP		:= $(FTA_CACHE)/stamps
 
 .PHONY: all build deps deps-full base tree config kernel modules bench-kernel debug-kernel \
-	tools run shell test test-full test-debug test-fresh bench bench-profile export clean-tree help checkpatch \
+	tools run shell test test-full test-debug test-fresh bench bench-plugin bench-profile export clean-tree help checkpatch \
 	edit-tree deps-deb deb test-deb test-deb-image
 
 # One build at a time per FTA_CACHE: `make test` and `make bench` started
@@ -66,6 +66,7 @@ help:
 	@echo "make test-debug our tests on a KASAN/kmemleak/IBT kernel, then a leak scan"
 	@echo "make bench      print the benchmark table (one guest run)"
 	@echo "make bench-profile  one probed call's instructions by function (gdb; PROFILE_TRIGS)"
+	@echo "make bench-plugin   the trace-cmd plugin's model lookups, on the host (also in make bench)"
 	@echo "make deps       install the Debian packages and the base (root; once)"
 	@echo "make deps-full  also those of make test-full (root; once)"
 	@echo "make test-fresh the README's set-up in a new minimal Debian 12 root (root)"
@@ -92,7 +93,8 @@ help:
 	@echo "  DEBTESTDIR    where make test-deb builds its kernel (now $(DEBTESTDIR))"
 	@echo "  DEB_EXTRA_CONFIG  a config fragment of your own for make deb and test-deb"
 	@echo "  FARGS_STRESS_SECS the stress case's seconds in make test-full (default 120)"
-	@echo "  BENCH_ONLY    bpf or tools: make bench runs only those rows"
+	@echo "  BENCH_ONLY    bpf or tools: make bench runs only those rows (not the plugin's)"
+	@echo "  PLUGIN_BENCH_REPS  runs of each plugin build in make bench-plugin (5)"
 	@echo "  BENCH_ICOUNT  off: the bench guest without -icount (TCG's own speed)"
 	@echo "  FRESH_KEEP    1: make test-fresh keeps its root after a pass"
 	@echo "  (the bench's other knobs, BENCH_*: README.md, Benchmarks)"
@@ -275,9 +277,16 @@ test-deb-image: deps-deb tree
 BENCH_KERNEL	?= bench
 # The BPF rows use the BPF selftests' bench, built as for make test-full.
 bench: deps-full all
+	@[ -n '$(BENCH_ONLY)' ] || flock $(FTA_CACHE)/build.lock \
+		$(REPO)/tools/testing/ftrace-args/bench/plugin-bench $(FTA_CACHE)
 	@flock $(FTA_CACHE)/build.lock $(MAKE) --no-print-directory bench-kernel
 	@$(REPO)/tools/testing/ftrace-args/bpf/build-bpf-selftests $(SRC) $(FTA_CACHE)
 	@$(REPO)/tools/testing/ftrace-args/bench/run-bench $(BENCH_KERNEL)
+
+# The trace-cmd plugin building the models of every function of the test
+# kernel, with its index of the BTF and with libbpf's walk (no guest)
+bench-plugin: all
+	@flock $(FTA_CACHE)/build.lock $(REPO)/tools/testing/ftrace-args/bench/plugin-bench $(FTA_CACHE)
 
 # The series for your own tree: build/export.sh; EXPORT_DIR says where
 EXPORT_DIR	?= $(FTA_CACHE)/export

@@ -47,10 +47,11 @@
 #include <traceevent/event-parse.h>
 #include <traceevent/trace-seq.h>
 
+#include "func-args-format.h"
+
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 /* The arguments of the format's print fmt, and the words of a raw record */
-#define PRINT_FMT_ARGS	"(void *)REC->ip, (void *)REC->parent_ip, REC->nr_words"
 #define REGS_LINE_ARGS	"di=0x1, si=0x0, dx=0x0, cx=0x1, r8=0x0, r9=0x6"
 
 /* The record flags, as kernel/trace/trace_function_args.h has them */
@@ -81,31 +82,6 @@ static const char * const reasons[] = {
 	"", "no symbol", "no BTF", "variadic", "too many arguments",
 	"unsupported argument type",
 };
-
-/* The fields of every event's format, then a blank line */
-#define COMMON_FIELDS \
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n" \
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n" \
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n" \
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n" \
-	"\n"
-
-/* The event as events/ftrace/func_args/format has it (trace_entries.h) */
-#define FUNC_ARGS_ID	45
-#define ARGS_OFFSET	32
-static const char func_args_format[] =
-	"name: func_args\n"
-	"ID: 45\n"
-	"format:\n"
-	COMMON_FIELDS
-	"\tfield:unsigned long ip;\toffset:8;\tsize:8;\tsigned:0;\n"
-	"\tfield:unsigned long parent_ip;\toffset:16;\tsize:8;\tsigned:0;\n"
-	"\tfield:unsigned short flags;\toffset:24;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char nr_words;\toffset:26;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char nr_strs;\toffset:27;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned long args[];\toffset:32;\tsize:0;\tsigned:0;\n"
-	"\n"
-	"print fmt: \"%ps <-- %ps words=%u\", " PRINT_FMT_ARGS "\n";
 
 /*
  * funcgraph_entry with funcgraph-args (patch 0026): 6.12's packed entry,

@@ -60,7 +60,6 @@ enum { FARGS_STR_OK, FARGS_STR_TRUNCATED, FARGS_STR_FAULT, FARGS_STR_NULL };
 #define MAX_ARGS	12
 #define ARG_SIZE_MAX	16
 #define NR_ARG_REGS	6
-#define NR_MODULE_BTF	256
 #define CACHE_SIZE	4096
 
 static const char * const reasons[] = {
@@ -135,8 +134,22 @@ static struct tep_plugin_option *btf_option = &plugin_options[0];
 static struct tep_plugin_option *hex_option = &plugin_options[1];
 static struct tep_plugin_option *graph_noargs_option = &plugin_options[2];
 
+/*
+ * A BTF and its own functions (a module's split BTF: not vmlinux's),
+ * sorted by name and then by id, for find_func().  libbpf's
+ * btf__find_by_name_kind() walks every type, vmlinux's included for a
+ * module's BTF: 4 s for the models of the test kernel's 25265 functions,
+ * and each function of a module walked vmlinux again per module BTF.
+ */
+struct btf_funcs {
+	struct btf	*btf;
+	__u32		*ids;	/* NULL: not indexed, walk the BTF */
+	__u32		nr;
+};
+
 static struct btf *vmlinux_btf;
-static struct btf *module_btf[NR_MODULE_BTF];
+static struct btf_funcs vmlinux_funcs;
+static struct btf_funcs *module_funcs;
 static int nr_module_btf;
 static int btf_loaded;
 /*
@@ -147,6 +160,63 @@ static int btf_loaded;
  */
 static int nr_loads;
 static struct model *cache[CACHE_SIZE];
+
+static const char *func_name(const struct btf *btf, __u32 id)
+{
+	/* NULL for a name past the strings of a damaged BTF */
+	const char *name = btf__name_by_offset(btf,
+					       btf__type_by_id(btf, id)->name_off);
+
+	return name ?: "";
+}
+
+static int func_cmp(const void *a, const void *b, void *arg)
+{
+	__u32 ia = *(const __u32 *)a, ib = *(const __u32 *)b;
+	int ret = strcmp(func_name(arg, ia), func_name(arg, ib));
+
+	return ret ? ret : (ia > ib) - (ia < ib);
+}
+
+/* Index @btf's functions from type @first on, in @f */
+static void index_funcs(struct btf_funcs *f, struct btf *btf, __u32 first)
+{
+	__u32 i, n = btf__type_cnt(btf);
+
+	f->btf = btf;
+	f->nr = 0;
+	f->ids = malloc((n - first + 1) * sizeof(*f->ids));
+#ifdef FTA_PLUGIN_WALK_BTF
+	/* make bench-plugin's other build: libbpf's walk, as before */
+	free(f->ids);
+	f->ids = NULL;
+#endif
+	if (!f->ids)
+		return;
+	for (i = first; i < n; i++)
+		if (btf_is_func(btf__type_by_id(btf, i)))
+			f->ids[f->nr++] = i;
+	qsort_r(f->ids, f->nr, sizeof(*f->ids), func_cmp, btf);
+}
+
+/* The first function named @name in @f's BTF; -1 if none */
+static __s32 funcs_find(const struct btf_funcs *f, const char *name)
+{
+	__u32 lo = 0, hi = f->nr, mid;
+
+	if (!f->ids)
+		return btf__find_by_name_kind(f->btf, name, BTF_KIND_FUNC);
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (strcmp(func_name(f->btf, f->ids[mid]), name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < f->nr && !strcmp(func_name(f->btf, f->ids[lo]), name))
+		return f->ids[lo];
+	return -1;
+}
 
 static void load_btf(void)
 {
@@ -161,28 +231,37 @@ static void load_btf(void)
 
 	if (btf_option->value && *btf_option->value)
 		path = btf_option->value;
-	if (path && *path) {
-		/* libbpf 1.x returns NULL on error */
-		vmlinux_btf = btf__parse(path, NULL);
-		return;
-	}
-
-	vmlinux_btf = btf__parse("/sys/kernel/btf/vmlinux", NULL);
+	/* libbpf 1.x returns NULL on error */
+	vmlinux_btf = btf__parse(path && *path ? path :
+				 "/sys/kernel/btf/vmlinux", NULL);
 	if (!vmlinux_btf)
+		return;
+	index_funcs(&vmlinux_funcs, vmlinux_btf, 1);
+	if (path && *path)
 		return;
 
 	dir = opendir("/sys/kernel/btf");
 	if (!dir)
 		return;
-	while ((d = readdir(dir)) && nr_module_btf < NR_MODULE_BTF) {
+	while ((d = readdir(dir))) {
+		struct btf_funcs *more;
 		struct btf *btf;
 
 		if (d->d_name[0] == '.' || !strcmp(d->d_name, "vmlinux"))
 			continue;
 		snprintf(file, sizeof(file), "/sys/kernel/btf/%s", d->d_name);
 		btf = btf__parse_split(file, vmlinux_btf);
-		if (btf)
-			module_btf[nr_module_btf++] = btf;
+		if (!btf)
+			continue;
+		more = realloc(module_funcs,
+			       (nr_module_btf + 1) * sizeof(*module_funcs));
+		if (!more) {
+			btf__free(btf);
+			break;
+		}
+		module_funcs = more;
+		index_funcs(&module_funcs[nr_module_btf++], btf,
+			    btf__type_cnt(vmlinux_btf));
 	}
 	closedir(dir);
 }
@@ -245,15 +324,15 @@ static __s32 find_func(struct btf **btfp, const char *name)
 
 	if (!vmlinux_btf)
 		return -1;
-	id = btf__find_by_name_kind(vmlinux_btf, name, BTF_KIND_FUNC);
+	id = funcs_find(&vmlinux_funcs, name);
 	if (id > 0) {
 		*btfp = vmlinux_btf;
 		return id;
 	}
 	for (i = 0; i < nr_module_btf; i++) {
-		id = btf__find_by_name_kind(module_btf[i], name, BTF_KIND_FUNC);
+		id = funcs_find(&module_funcs[i], name);
 		if (id > 0) {
-			*btfp = module_btf[i];
+			*btfp = module_funcs[i].btf;
 			return id;
 		}
 	}
@@ -1082,10 +1161,16 @@ void TEP_PLUGIN_UNLOADER(struct tep_handle *tep)
 	if (--nr_loads > 0)
 		return;
 	tep_plugin_remove_options(plugin_options);
-	for (i = 0; i < nr_module_btf; i++)
-		btf__free(module_btf[i]);
-	btf__free(vmlinux_btf);
+	for (i = 0; i < nr_module_btf; i++) {
+		btf__free(module_funcs[i].btf);
+		free(module_funcs[i].ids);
+	}
+	free(module_funcs);
+	module_funcs = NULL;
 	nr_module_btf = 0;
+	free(vmlinux_funcs.ids);
+	memset(&vmlinux_funcs, 0, sizeof(vmlinux_funcs));
+	btf__free(vmlinux_btf);
 	vmlinux_btf = NULL;
 	btf_loaded = 0;
 }
