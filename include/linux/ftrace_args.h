@@ -105,6 +105,9 @@ struct ftrace_arg_desc {
  * @FTRACE_MODEL_TOO_MANY: more than %FTRACE_ARGS_MAX arguments
  * @FTRACE_MODEL_BAD_TYPE: an argument type cannot be expressed (float,
  *	by-value aggregate larger than %FTRACE_ARG_SIZE_MAX, ...)
+ * @FTRACE_MODEL_AMBIGUOUS: BTF has several functions of the name, whose
+ *	types differ (static functions of different files); it does not say
+ *	which one is at the ip
  */
 enum ftrace_model_reason {
 	FTRACE_MODEL_OK,
@@ -113,6 +116,7 @@ enum ftrace_model_reason {
 	FTRACE_MODEL_VARIADIC,
 	FTRACE_MODEL_TOO_MANY,
 	FTRACE_MODEL_BAD_TYPE,
+	FTRACE_MODEL_AMBIGUOUS,
 };
 
 /**

@@ -81,6 +81,7 @@ static const char * const fta_reasons[] = {
 	[FTRACE_MODEL_VARIADIC]	= "variadic",
 	[FTRACE_MODEL_TOO_MANY]	= "too many arguments",
 	[FTRACE_MODEL_BAD_TYPE]	= "unsupported argument type",
+	[FTRACE_MODEL_AMBIGUOUS] = "several prototypes",
 };
 
 /**
@@ -244,17 +245,53 @@ unsigned int ftrace_args_read(const struct ftrace_func_model *model,
 }
 EXPORT_SYMBOL_GPL(ftrace_args_read);
 
+/*
+ * BTF may hold several FUNCs of one name: static functions of different
+ * files, or a weak function beside the one that overrides it (pahole
+ * 1.24 keeps them all).  It does not say which one is at an address.  When their types agree, the model takes the names of the
+ * lowest id, the one that lookups by name in BTF (the kernel's, libbpf's)
+ * find; when they differ, there is no model (%FTRACE_MODEL_AMBIGUOUS).
+ */
 static int fta_cmp_func(const void *a, const void *b, const void *priv)
 {
 	const struct btf *btf = priv;
-	const struct btf_type *ta = btf_type_by_id(btf, *(const u32 *)a);
-	const struct btf_type *tb = btf_type_by_id(btf, *(const u32 *)b);
+	u32 ia = *(const u32 *)a, ib = *(const u32 *)b;
+	const struct btf_type *ta = btf_type_by_id(btf, ia);
+	const struct btf_type *tb = btf_type_by_id(btf, ib);
+	int ret;
 
-	return strcmp(btf_name_by_offset(btf, ta->name_off),
-		      btf_name_by_offset(btf, tb->name_off));
+	ret = strcmp(btf_name_by_offset(btf, ta->name_off),
+		     btf_name_by_offset(btf, tb->name_off));
+	return ret ?: (ia > ib) - (ia < ib);
 }
 
-/* Sort the vmlinux function ids by name once; lookups are then O(log n). */
+/*
+ * Do FUNCs @a and @b return and take the same types?  Their models then
+ * differ in parameter names only.
+ */
+static bool fta_same_types(const struct btf *btf, u32 a, u32 b)
+{
+	const struct btf_type *pa, *pb;
+	const struct btf_param *qa, *qb;
+	u16 i;
+
+	pa = btf_type_by_id(btf, btf_type_by_id(btf, a)->type);
+	pb = btf_type_by_id(btf, btf_type_by_id(btf, b)->type);
+	if (pa == pb)
+		return true;
+	if (!pa || !pb || !btf_type_is_func_proto(pa) ||
+	    !btf_type_is_func_proto(pb) || pa->type != pb->type ||
+	    btf_type_vlen(pa) != btf_type_vlen(pb))
+		return false;
+	qa = btf_params(pa);
+	qb = btf_params(pb);
+	for (i = 0; i < btf_type_vlen(pa); i++)
+		if (qa[i].type != qb[i].type)
+			return false;
+	return true;
+}
+
+/* Sort vmlinux's function ids by name, then id, once: lookups take O(log n) */
 static int fta_build_index(const struct btf *btf)
 {
 	u32 i, n = 0, total = btf_nr_types(btf);
@@ -279,46 +316,61 @@ static int fta_build_index(const struct btf *btf)
 	return 0;
 }
 
+/*
+ * The FUNC of @name in vmlinux BTF: -ENOENT if there is none, -ENOTUNIQ
+ * (name not unique) if there are several whose types differ.
+ */
 static s32 fta_find_vmlinux_func(const struct btf *btf, const char *name)
 {
 	const struct btf_type *t;
-	u32 lo = 0, hi;
-	int cmp;
+	u32 lo = 0, hi, i;
 
 	if (!fta_func_ids && fta_build_index(btf))
 		return -ENOMEM;
 
 	hi = fta_nr_func_ids;
 
+	/* The first id of the name, then the others of the name */
 	while (lo < hi) {
 		u32 mid = lo + (hi - lo) / 2;
 
 		t = btf_type_by_id(btf, fta_func_ids[mid]);
-		cmp = strcmp(name, btf_name_by_offset(btf, t->name_off));
-		if (!cmp)
-			return fta_func_ids[mid];
-		if (cmp < 0)
-			hi = mid;
-		else
+		if (strcmp(btf_name_by_offset(btf, t->name_off), name) < 0)
 			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	return -ENOENT;
+	for (i = lo; i < fta_nr_func_ids; i++) {
+		t = btf_type_by_id(btf, fta_func_ids[i]);
+		if (strcmp(btf_name_by_offset(btf, t->name_off), name))
+			break;
+		if (!fta_same_types(btf, fta_func_ids[lo], fta_func_ids[i]))
+			return -ENOTUNIQ;
+	}
+	if (i == lo)
+		return -ENOENT;
+	return fta_func_ids[lo];
 }
 
-/* Module BTF is small: walk only the module's own types. */
+/* Module BTF is small: walk only the module's own types, all of them. */
 static s32 fta_find_module_func(const struct btf *btf, const struct btf *base,
 				const char *name)
 {
 	u32 i, total = btf_nr_types(btf);
 	const struct btf_type *t;
+	s32 id = -ENOENT;
 
 	for (i = btf_nr_types(base); i < total; i++) {
 		t = btf_type_by_id(btf, i);
-		if (btf_type_is_func(t) &&
-		    !strcmp(name, btf_name_by_offset(btf, t->name_off)))
-			return i;
+		if (!btf_type_is_func(t) ||
+		    strcmp(name, btf_name_by_offset(btf, t->name_off)))
+			continue;
+		if (id < 0)
+			id = i;
+		else if (!fta_same_types(btf, id, i))
+			return -ENOTUNIQ;
 	}
-	return -ENOENT;
+	return id;
 }
 
 static bool fta_members_aligned(const struct btf *btf,
@@ -593,6 +645,10 @@ static struct fta_model *fta_create_in(unsigned long ip, const char *name,
 	}
 	if (id == -ENOMEM)
 		goto err_put;
+	if (id == -ENOTUNIQ) {
+		btf_put(btf);
+		return fta_alloc_unknown(ip, FTRACE_MODEL_AMBIGUOUS);
+	}
 	if (id < 0)
 		goto no_btf;
 

@@ -80,7 +80,7 @@
  */
 static const char * const reasons[] = {
 	"", "no symbol", "no BTF", "variadic", "too many arguments",
-	"unsupported argument type",
+	"unsupported argument type", "several prototypes",
 };
 
 /*

@@ -64,7 +64,7 @@ enum { FARGS_STR_OK, FARGS_STR_TRUNCATED, FARGS_STR_FAULT, FARGS_STR_NULL };
 
 static const char * const reasons[] = {
 	"", "no symbol", "no BTF", "variadic", "too many arguments",
-	"unsupported argument type",
+	"unsupported argument type", "several prototypes",
 };
 
 static const char * const reg_names[] = {
