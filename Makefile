@@ -284,7 +284,7 @@ bench: deps-full all
 	@$(REPO)/tools/testing/ftrace-args/bench/run-bench $(BENCH_KERNEL)
 
 # The trace-cmd plugin building the models of every function of the test
-# kernel, with its index of the BTF and with libbpf's walk (no guest)
+# kernel, with its index of the BTF and with a walk of it (no guest)
 bench-plugin: all
 	@flock $(FTA_CACHE)/build.lock $(REPO)/tools/testing/ftrace-args/bench/plugin-bench $(FTA_CACHE)
 

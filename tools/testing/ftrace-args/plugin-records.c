@@ -28,7 +28,10 @@
  *    a handler as trace-cmd registers it, waiting for the event or on
  *    the event already parsed, before and after the plugin unloads;
  *  - a second handle (trace file) where two functions swap addresses,
- *    with a bare "-O function_args:hex" as trace-cmd gives it.
+ *    with a bare "-O function_args:hex" as trace-cmd gives it;
+ *  - functions of one name with several prototypes in BTF (pahole before
+ *    1.25): none when their types differ (m_start), the lowest id's
+ *    when only their parameter names do (m_next), as the kernel decides.
  *
  * Each record ends where an unmapped page starts, so that any read past
  * its end faults, the plugin's or libtraceevent's.  Prints
@@ -111,6 +114,8 @@ static const char fgraph_format[] =
 #define UPDATE_SD	0xffffffff81407000ULL
 #define FROM_KUID	0xffffffff81408000ULL
 #define TS_ADD		0xffffffff81409000ULL
+#define M_START		0xffffffff8140a000ULL
+#define M_NEXT		0xffffffff8140b000ULL
 /* Below every function: no name */
 #define NO_SYMBOL	0xffffffff80000000ULL
 
@@ -126,6 +131,8 @@ static struct {
 	{ "strcmp",				STRCMP },
 	{ "from_kuid_munged",			FROM_KUID },
 	{ "timespec64_add_safe",		TS_ADD },
+	{ "m_start",				M_START },
+	{ "m_next",				M_NEXT },
 	/* GCC clones: never in BTF */
 	{ "cpu_util.constprop.0",		CPU_UTIL },
 	{ "update_sd_lb_stats.constprop.0",	UPDATE_SD },
@@ -922,6 +929,111 @@ static void test_struct(void)
 	       "timespec64_add_safe(lhs={tv_sec=1700000000, tv_nsec=999999999}, rhs={tv_sec=5, tv_nsec=-1}) <-ksys_read");
 }
 
+/*
+ * What BTF has of m_start and m_next, found by a walk of every type: the
+ * number of their FUNCs, whether their return and parameter types all
+ * agree, and the parameter names of the lowest id.  Filled by check_btf().
+ */
+static struct dup {
+	const char	*name;
+	unsigned long long addr;
+	int		want_same;	/* the case: types agree */
+	unsigned int	nr_funcs;
+	int		same_types;
+	unsigned int	nr_params;
+	char		params[4][32];
+} dups[] = {
+	{ .name = "m_start",	.addr = M_START,	.want_same = 0 },
+	{ .name = "m_next",	.addr = M_NEXT,		.want_same = 1 },
+};
+
+static void find_dup(const struct btf *btf, struct dup *d)
+{
+	const struct btf_type *t, *proto, *first = NULL;
+	const struct btf_param *p, *q;
+	unsigned int i, j, n = btf__type_cnt(btf);
+	const char *name;
+
+	d->same_types = 1;
+	for (i = 1; i < n; i++) {
+		t = btf__type_by_id(btf, i);
+		if (!btf_is_func(t) ||
+		    strcmp(btf__name_by_offset(btf, t->name_off), d->name))
+			continue;
+		d->nr_funcs++;
+		proto = btf__type_by_id(btf, t->type);
+		if (!first) {
+			first = proto;
+			d->nr_params = btf_vlen(proto);
+			if (d->nr_params > ARRAY_SIZE(d->params))
+				d->nr_params = ARRAY_SIZE(d->params);
+			p = btf_params(proto);
+			for (j = 0; j < d->nr_params; j++, p++) {
+				name = btf__name_by_offset(btf, p->name_off);
+				snprintf(d->params[j], sizeof(d->params[j]),
+					 "%s", name ?: "");
+			}
+			continue;
+		}
+		if (proto->type != first->type ||
+		    btf_vlen(proto) != btf_vlen(first)) {
+			d->same_types = 0;
+			continue;
+		}
+		p = btf_params(proto);
+		q = btf_params(first);
+		for (j = 0; j < btf_vlen(proto); j++)
+			if (p[j].type != q[j].type)
+				d->same_types = 0;
+	}
+}
+
+/*
+ * o. BTF from pahole before 1.25 has several FUNCs of these names and does
+ * not say which is at an address.  m_start's take two and three pointers:
+ * a record of m_start prints raw whatever its words, as the kernel writes
+ * no model for it.  m_next's take the same types under other names: the
+ * names of the lowest id.
+ */
+static void test_dups(void)
+{
+	const struct dup *d;
+	char want[512];
+	unsigned int i, j;
+	int len;
+
+	for (i = 0; i < ARRAY_SIZE(dups); i++) {
+		d = &dups[i];
+		if (d->nr_funcs < 2 || d->same_types != d->want_same ||
+		    (d->same_types && d->nr_params != 3)) {
+			printf("skip o: %s: %u FUNCs in BTF, %s types: %s %s\n",
+			       d->name, d->nr_funcs,
+			       d->same_types ? "the same" : "other",
+			       "not the case this checks",
+			       "(pahole 1.25 or later?)");
+			continue;
+		}
+		rec_start(d->addr, KSYS_READ, 0, 3, 0);
+		rec_word(0x1000);
+		rec_word(0x2000);
+		rec_word(0x3000);
+		if (!d->same_types) {
+			snprintf(want, sizeof(want), "%s(%s) <-ksys_read %s",
+				 d->name, "w0=0x1000, w1=0x2000, w2=0x3000",
+				 "[raw: no BTF model]");
+			expect("o: several prototypes: raw", want);
+			continue;
+		}
+		len = snprintf(want, sizeof(want), "%s(", d->name);
+		for (j = 0; j < 3; j++)
+			len += snprintf(want + len, sizeof(want) - len,
+					"%s%s=0x%x", j ? ", " : "",
+					d->params[j], 0x1000 * (j + 1));
+		snprintf(want + len, sizeof(want) - len, ") <-ksys_read");
+		expect("o: one shape, several names: the lowest id's", want);
+	}
+}
+
 /* Is prototypes[@i] a function of @btf, as the test expects it? */
 static int proto_ok(const struct btf *btf, unsigned int i)
 {
@@ -958,6 +1070,8 @@ static int check_btf(const char *path)
 		fprintf(stderr, "plugin-records: no BTF in %s\n", path);
 		return -1;
 	}
+	for (i = 0; i < ARRAY_SIZE(dups); i++)
+		find_dup(btf, &dups[i]);
 	for (i = 0; i < ARRAY_SIZE(prototypes); i++) {
 		if (!proto_ok(btf, i)) {
 			fprintf(stderr,
@@ -1107,6 +1221,7 @@ int main(int argc, char **argv)
 	test_fgraph_wrapped(0);
 	test_fgraph_wrapped(1);
 	test_two_handles();
+	test_dups();
 
 	tep_unload_plugins(plugins, tep);
 	tep_free(tep);

@@ -145,6 +145,7 @@ struct btf_funcs {
 	struct btf	*btf;
 	__u32		*ids;	/* NULL: not indexed, walk the BTF */
 	__u32		nr;
+	__u32		first;	/* the BTF's first own type */
 };
 
 static struct btf *vmlinux_btf;
@@ -185,9 +186,10 @@ static void index_funcs(struct btf_funcs *f, struct btf *btf, __u32 first)
 
 	f->btf = btf;
 	f->nr = 0;
+	f->first = first;
 	f->ids = malloc((n - first + 1) * sizeof(*f->ids));
 #ifdef FTA_PLUGIN_WALK_BTF
-	/* make bench-plugin's other build: libbpf's walk, as before */
+	/* make bench-plugin's other build: funcs_find() walks the BTF */
 	free(f->ids);
 	f->ids = NULL;
 #endif
@@ -199,13 +201,54 @@ static void index_funcs(struct btf_funcs *f, struct btf *btf, __u32 first)
 	qsort_r(f->ids, f->nr, sizeof(*f->ids), func_cmp, btf);
 }
 
-/* The first function named @name in @f's BTF; -1 if none */
+/* Do FUNCs @a and @b return and take the same types, as fta_same_types()? */
+static int same_types(const struct btf *btf, __u32 a, __u32 b)
+{
+	const struct btf_type *pa, *pb;
+	const struct btf_param *qa, *qb;
+	unsigned int i;
+
+	pa = btf__type_by_id(btf, btf__type_by_id(btf, a)->type);
+	pb = btf__type_by_id(btf, btf__type_by_id(btf, b)->type);
+	if (pa == pb)
+		return 1;
+	if (!pa || !pb || !btf_is_func_proto(pa) || !btf_is_func_proto(pb) ||
+	    pa->type != pb->type || btf_vlen(pa) != btf_vlen(pb))
+		return 0;
+	qa = btf_params(pa);
+	qb = btf_params(pb);
+	for (i = 0; i < btf_vlen(pa); i++)
+		if (qa[i].type != qb[i].type)
+			return 0;
+	return 1;
+}
+
+/*
+ * The function named @name in @f's BTF, as the kernel takes it
+ * (ftrace_args.c's fta_find_vmlinux_func()): of several of one name, the
+ * lowest id if their types agree; -2 if they differ (the kernel gives
+ * them no model: it cannot tell which is at the address), -1 if there is
+ * none.
+ */
 static __s32 funcs_find(const struct btf_funcs *f, const char *name)
 {
-	__u32 lo = 0, hi = f->nr, mid;
+	__u32 lo = 0, hi = f->nr, mid, i, n;
+	__s32 id = -1;
 
-	if (!f->ids)
-		return btf__find_by_name_kind(f->btf, name, BTF_KIND_FUNC);
+	if (!f->ids) {
+		/* The walk, which needs no memory (and make bench-plugin's) */
+		n = btf__type_cnt(f->btf);
+		for (i = f->first; i < n; i++) {
+			if (!btf_is_func(btf__type_by_id(f->btf, i)) ||
+			    strcmp(func_name(f->btf, i), name))
+				continue;
+			if (id < 0)
+				id = i;
+			else if (!same_types(f->btf, id, i))
+				return -2;
+		}
+		return id;
+	}
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
 		if (strcmp(func_name(f->btf, f->ids[mid]), name) < 0)
@@ -213,9 +256,13 @@ static __s32 funcs_find(const struct btf_funcs *f, const char *name)
 		else
 			hi = mid;
 	}
-	if (lo < f->nr && !strcmp(func_name(f->btf, f->ids[lo]), name))
-		return f->ids[lo];
-	return -1;
+	for (i = lo; i < f->nr; i++) {
+		if (strcmp(func_name(f->btf, f->ids[i]), name))
+			break;
+		if (!same_types(f->btf, f->ids[lo], f->ids[i]))
+			return -2;
+	}
+	return i > lo ? (__s32)f->ids[lo] : -1;
 }
 
 static void load_btf(void)
@@ -317,6 +364,13 @@ static int classify(const struct btf *btf, __u32 type_id, struct arg *a)
 	return -1;
 }
 
+/*
+ * The function named @name: in vmlinux's BTF, else in the modules'.  A
+ * record gives no module name (libtraceevent has it, but does not give
+ * it to plugins).  The kernel writes raw records for a function of
+ * vmlinux whose name has several prototypes there, so a typed record of
+ * such a name comes from a module: the modules are searched then too.
+ */
 static __s32 find_func(struct btf **btfp, const char *name)
 {
 	__s32 id;
