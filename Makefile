@@ -47,6 +47,7 @@ STAMP		:= $(FTA_CACHE)/stamps
 
 .PHONY: all build deps deps-full base tree config kernel modules bench-kernel debug-kernel \
 	tools run shell test test-full test-debug test-fresh bench bench-plugin bench-profile export clean-tree help checkpatch \
+	base-kernel test-base \
 	edit-tree deps-deb deb test-deb test-deb-image
 
 # One build at a time per FTA_CACHE: `make test` and `make bench` started
@@ -64,6 +65,7 @@ help:
 	@echo "make test       build, then our tests + the upstream ftracetest subset"
 	@echo "make test-full  the whole ftracetest suite + the BPF tracing selftests"
 	@echo "make test-debug our tests on a KASAN/kmemleak/IBT kernel, then a leak scan"
+	@echo "make test-base CASES=...  upstream ftracetest cases on the base without the series"
 	@echo "make bench      print the benchmark table (one guest run)"
 	@echo "make bench-profile  one probed call's instructions by function (gdb; PROFILE_TRIGS)"
 	@echo "make bench-plugin   the trace-cmd plugin's model lookups, on the host (also in make bench)"
@@ -189,6 +191,32 @@ $(1)-kernel: tree $(2)/.config
 endef
 $(eval $(call variant_kernel,bench,$(BOBJ),$(BMODROOT)))
 $(eval $(call variant_kernel,debug,$(DOBJ),$(DMODROOT)))
+
+# The base without the series, for telling 6.12's own failures from ours:
+# the unpatched tree $(BASE), built with the test kernel's config (the
+# series' own options drop out), and upstream ftracetest cases of the
+# base tree on it, in one guest: make test-base CASES="00basic/x.tc ...".
+BASEOBJ		:= $(FTA_CACHE)/obj-base
+BASEMODROOT	:= $(FTA_CACHE)/modroot-base
+
+base-kernel: config
+	@mkdir -p $(BASEOBJ)
+	@cmp -s $(OBJ)/.config $(BASEOBJ)/.config.test || { \
+		cp $(OBJ)/.config $(BASEOBJ)/.config && \
+		cp $(OBJ)/.config $(BASEOBJ)/.config.test && \
+		$(MAKE) -s -C $(BASE) O=$(BASEOBJ) olddefconfig >/dev/null; }
+	@build/check-space.sh '$(FTA_CACHE)' $(if $(wildcard $(BASEOBJ)/vmlinux),2,6) "the base kernel"
+	@echo "base kernel: building $(BASE) in $(BASEOBJ)"
+	@+$(MAKE) -C $(BASE) O=$(BASEOBJ) CC="ccache gcc" -j$(JOBS) bzImage modules
+	@+$(MAKE) -s -C $(BASE) O=$(BASEOBJ) INSTALL_MOD_PATH=$(BASEMODROOT) \
+		INSTALL_MOD_STRIP=1 modules_install >/dev/null
+	@$(PHASE) base-kernel
+
+test-base: base-kernel
+	@test -n "$(CASES)" || { echo 'make test-base CASES="DIR/CASE.tc ..." (paths under test.d of the base)'; exit 2; }
+	@tools/testing/vm/vm-run --kernel $(BASEOBJ)/arch/x86/boot/bzImage \
+		--modroot $(BASEMODROOT) --timeout 1800 -- \
+		tools/testing/ftrace-args/base-ftracetest $(BASE) $(CASES)
 
 # --- userspace tools ----------------------------------------------------------
 
