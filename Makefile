@@ -212,11 +212,14 @@ base-kernel: config
 		INSTALL_MOD_STRIP=1 modules_install >/dev/null
 	@$(PHASE) base-kernel
 
-test-base: base-kernel
+# The build under build.lock, as make's own (it assembles the tree too)
+test-base:
 	@test -n "$(CASES)" || { echo 'make test-base CASES="DIR/CASE.tc ..." (paths under test.d of the base)'; exit 2; }
-	@tools/testing/vm/vm-run --kernel $(BASEOBJ)/arch/x86/boot/bzImage \
+	@mkdir -p $(FTA_CACHE)
+	@flock $(FTA_CACHE)/build.lock $(MAKE) --no-print-directory base-kernel
+	@$(REPO)/tools/testing/vm/vm-run --kernel $(BASEOBJ)/arch/x86/boot/bzImage \
 		--modroot $(BASEMODROOT) --timeout 1800 -- \
-		tools/testing/ftrace-args/base-ftracetest $(BASE) $(CASES)
+		$(REPO)/tools/testing/ftrace-args/base-ftracetest $(BASE) $(CASES)
 
 # --- userspace tools ----------------------------------------------------------
 
