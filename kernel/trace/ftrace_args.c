@@ -248,9 +248,10 @@ EXPORT_SYMBOL_GPL(ftrace_args_read);
 /*
  * BTF may hold several FUNCs of one name: static functions of different
  * files, or a weak function beside the one that overrides it (pahole
- * 1.24 keeps them all).  It does not say which one is at an address.  When their types agree, the model takes the names of the
- * lowest id, the one that lookups by name in BTF (the kernel's, libbpf's)
- * find; when they differ, there is no model (%FTRACE_MODEL_AMBIGUOUS).
+ * 1.24 keeps them all).  It does not say which one is at an address.
+ * When their types agree, the model takes the names of the lowest id,
+ * the one that lookups by name in BTF (the kernel's, libbpf's) find;
+ * when they differ, there is no model (%FTRACE_MODEL_AMBIGUOUS).
  */
 static int fta_cmp_func(const void *a, const void *b, const void *priv)
 {
