@@ -43,11 +43,13 @@ static bool fprobe_args_partial(struct fprobe *fp)
  * The mode of an ops that is registered, or that keeps a trampoline of
  * its own, does not change: ftrace reuses a static ops' trampoline when
  * it registers again, and patches the call in it at the place of the
- * caller that its flags name.
+ * caller that its flags name.  So an fprobe in the kernel's own data
+ * (not allocated, not a module's) keeps the save that it first
+ * registered with, whatever its flags and fprobe.full_regs say later.
  */
 void fprobe_args_set_flags(struct fprobe *fp)
 {
-	if (fp->ops.flags & FTRACE_OPS_FL_ENABLED || fp->ops.trampoline)
+	if ((fp->ops.flags & FTRACE_OPS_FL_ENABLED) || fp->ops.trampoline)
 		return;
 	if (fprobe_args_partial(fp))
 		fp->ops.flags &= ~FTRACE_OPS_FL_SAVE_REGS;

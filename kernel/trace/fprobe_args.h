@@ -4,11 +4,13 @@
  *
  * An fprobe without FPROBE_FL_FULL_REGS registers an ftrace_ops without
  * FTRACE_OPS_FL_SAVE_REGS, so that its functions stay on ftrace_caller,
- * which saves the argument registers, ip, sp and bp only.  Its handlers
- * still get a struct pt_regs: the one in the trampoline's frame, with the
- * registers that ftrace_caller does not save set to 0 first.  It is the
- * frame itself, not a copy, so that what a handler writes to ip and ax
- * (bpf_override_return()) reaches the traced function as before.
+ * which saves the argument registers, ax, ip, sp and bp only.  Its
+ * handlers still get a struct pt_regs: the one in the trampoline's frame,
+ * with the registers that ftrace_caller does not save set to 0 first
+ * (flags to X86_EFLAGS_FIXED).  It is the frame itself, not a copy, so
+ * that what a handler writes to ip, ax, bp or an argument register
+ * (bpf_override_return() writes ip and ax) reaches the traced function
+ * as before; writes to the others are lost.
  *
  * See Documentation/trace/fprobe.rst
  */
