@@ -34,7 +34,9 @@
  * field: di, dx, ax, ...) had VALUE; --regs FILE gets them after CMD,
  * one "REG VALUE" line each (hex), then "hits N" (the number of such
  * calls), "func_ip" and "cookie" (what bpf_get_func_ip() and
- * bpf_get_attach_cookie() gave) and "ipoff" (ip - func_ip, decimal).
+ * bpf_get_attach_cookie() gave), "ipoff" (ip - func_ip, decimal), "ret"
+ * (the word at sp, read with bpf_probe_read_kernel()) and "stack0" and
+ * "stack1" (the first two frames of bpf_get_stack() on the context).
  * --override VALUE: the program also calls bpf_override_return(VALUE) on
  * each such call (the function must allow error injection).
  *
@@ -186,18 +188,21 @@ static int reg_index(const char *name, size_t len)
  * The kprobe_multi program: on a call where the context's register
  * match_reg holds match_val (on every call without --match), copy the
  * whole context to the map's one value, then what bpf_get_func_ip() and
- * bpf_get_attach_cookie() give, and count the call; with --override,
+ * bpf_get_attach_cookie() give, the word at sp and two frames of
+ * bpf_get_stack(), and count the call; with --override,
  * make the function return override_val without running it.
  */
 #define KM_HITS		NR_REGS
 #define KM_FUNC_IP	(NR_REGS + 1)
 #define KM_COOKIE	(NR_REGS + 2)
-#define KM_WORDS	(NR_REGS + 3)
+#define KM_RET		(NR_REGS + 3)
+#define KM_STACK	(NR_REGS + 4)	/* two frames */
+#define KM_WORDS	(NR_REGS + 6)
 
 static int load_kmulti(struct kmulti *k, char *log, size_t log_size)
 {
 	LIBBPF_OPTS(bpf_prog_load_opts, opts);
-	struct bpf_insn insns[2 * NR_REGS + 28];
+	struct bpf_insn insns[2 * NR_REGS + 40];
 	unsigned int n = 0, i, skip_match = 0, skip_lookup;
 
 	insns[n++] = MOV64(BPF_REG_6, BPF_REG_1);
@@ -232,6 +237,22 @@ static int load_kmulti(struct kmulti *k, char *log, size_t log_size)
 	insns[n++] = CALL(BPF_FUNC_get_attach_cookie);
 	insns[n++] = INSN(BPF_STX | BPF_MEM | BPF_DW, BPF_REG_7, BPF_REG_0,
 			  KM_COOKIE * 8, 0);
+	/* ret: the word at sp, the return address into the caller */
+	insns[n++] = MOV64(BPF_REG_1, BPF_REG_7);
+	insns[n++] = INSN(BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_1, 0, 0,
+			  KM_RET * 8);
+	insns[n++] = INSN(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_2, 0, 0, 8);
+	insns[n++] = INSN(BPF_LDX | BPF_MEM | BPF_DW, BPF_REG_3, BPF_REG_6,
+			  reg_index("sp", 2) * 8, 0);
+	insns[n++] = CALL(BPF_FUNC_probe_read_kernel);
+	/* stack0, stack1: the unwind that starts from the context */
+	insns[n++] = MOV64(BPF_REG_1, BPF_REG_6);
+	insns[n++] = MOV64(BPF_REG_2, BPF_REG_7);
+	insns[n++] = INSN(BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_2, 0, 0,
+			  KM_STACK * 8);
+	insns[n++] = INSN(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_3, 0, 0, 16);
+	insns[n++] = INSN(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_4, 0, 0, 0);
+	insns[n++] = CALL(BPF_FUNC_get_stack);
 	insns[n++] = INSN(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_1, 0, 0, 1);
 	insns[n++] = INSN(BPF_STX | BPF_ATOMIC | BPF_DW, BPF_REG_7, BPF_REG_1,
 			  KM_HITS * 8, BPF_ADD);
@@ -313,6 +334,10 @@ static int write_regs(struct kmulti *k, const char *path)
 		(unsigned long long)slot[KM_FUNC_IP],
 		(long long)(slot[16] /* ip */ - slot[KM_FUNC_IP]),
 		(unsigned long long)slot[KM_COOKIE]);
+	fprintf(f, "ret 0x%llx\nstack0 0x%llx\nstack1 0x%llx\n",
+		(unsigned long long)slot[KM_RET],
+		(unsigned long long)slot[KM_STACK],
+		(unsigned long long)slot[KM_STACK + 1]);
 	return fclose(f);
 }
 
