@@ -8,10 +8,11 @@
  *   ip=vfs_read+0x9/0x270 cs=0x0 flags=0x2 bx=0x0 r12=0x0
  *
  * flags is the fprobe's: 0 for the partial register save, where the
- * registers that ftrace_caller does not save read 0;
- * FPROBE_FL_KPROBE_SHARED (2) or FPROBE_FL_FULL_REGS (4) for every
- * register (cs is __KERNEL_CS then).  regs shows the first call only,
- * "none" before it.
+ * registers that ftrace_caller does not save read 0 (flags reads
+ * X86_EFLAGS_FIXED); FPROBE_FL_KPROBE_SHARED (2) or FPROBE_FL_FULL_REGS
+ * (4) for every register (cs is __KERNEL_CS then).  regs shows the first
+ * call only, "none" before it.  x86-64 only: it prints registers that
+ * only x86-64's pt_regs has.
  */
 #include <linux/atomic.h>
 #include <linux/fprobe.h>
@@ -23,11 +24,11 @@ static char symbol[KSYM_NAME_LEN] = "vfs_read";
 module_param_string(symbol, symbol, sizeof(symbol), 0444);
 MODULE_PARM_DESC(symbol, "the function to probe (a wildcard pattern)");
 
-static unsigned int flags;
-module_param(flags, uint, 0444);
+static unsigned int probe_flags;
+module_param_named(flags, probe_flags, uint, 0444);
 MODULE_PARM_DESC(flags, "the fprobe's flags: 2 KPROBE_SHARED, 4 FULL_REGS");
 
-static struct fprobe fp;
+static struct fprobe regs_probe;
 static atomic_t taken;
 static int seen;
 static struct pt_regs first;
@@ -55,7 +56,14 @@ static int regs_get(char *buf, const struct kernel_param *kp)
 			 first.r12);
 }
 
+/* Read-only, also on the modprobe command line */
+static int regs_set(const char *val, const struct kernel_param *kp)
+{
+	return -EPERM;
+}
+
 static const struct kernel_param_ops regs_ops = {
+	.set = regs_set,
 	.get = regs_get,
 };
 module_param_cb(regs, &regs_ops, NULL, 0400);
@@ -63,16 +71,16 @@ MODULE_PARM_DESC(regs, "the entry handler's registers in the first call");
 
 static int __init fprobe_regs_init(void)
 {
-	if (flags & ~(FPROBE_FL_KPROBE_SHARED | FPROBE_FL_FULL_REGS))
+	if (probe_flags & ~(FPROBE_FL_KPROBE_SHARED | FPROBE_FL_FULL_REGS))
 		return -EINVAL;
-	fp.entry_handler = fr_entry;
-	fp.flags = flags;
-	return register_fprobe(&fp, symbol, NULL);
+	regs_probe.entry_handler = fr_entry;
+	regs_probe.flags = probe_flags;
+	return register_fprobe(&regs_probe, symbol, NULL);
 }
 
 static void __exit fprobe_regs_exit(void)
 {
-	unregister_fprobe(&fp);
+	unregister_fprobe(&regs_probe);
 }
 
 module_init(fprobe_regs_init);
