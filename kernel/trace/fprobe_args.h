@@ -10,7 +10,8 @@
  * (flags to X86_EFLAGS_FIXED).  It is the frame itself, not a copy, so
  * that what a handler writes to ip, ax, bp or an argument register
  * (bpf_override_return() writes ip and ax) reaches the traced function
- * as before; writes to the others are lost.
+ * as before; writes to the others are lost, but for orig_ax, the slot of
+ * a direct trampoline, to which the trampoline jumps when it is not 0.
  *
  * See Documentation/trace/fprobe.rst
  */
