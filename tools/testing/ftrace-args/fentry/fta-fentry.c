@@ -39,6 +39,11 @@
  * "stack1" (the first two frames of bpf_get_stack() on the context).
  * --override VALUE: the program also calls bpf_override_return(VALUE) on
  * each such call (the function must allow error injection).
+ * --kprobe-session: the same program as a kprobe.session program, which
+ * bpf_session_is_return() tells where it runs: at entry it records as
+ * above and returns 0 on the calls that match (so that it also runs at
+ * their exit), 1 on the others; at exit it records into a second slot,
+ * which --regs writes to FILE.exit.
  *
  * Exits with CMD's status, or 2 when an attach fails (the error is
  * printed as "attach: MESSAGE").
@@ -169,6 +174,8 @@ struct kmulti {
 	long long match_val;
 	int override;			/* --override given */
 	int override_val;
+	int session;			/* --kprobe-session */
+	int is_return_id;		/* bpf_session_is_return()'s BTF id */
 	int map, link;
 };
 
@@ -202,10 +209,19 @@ static int reg_index(const char *name, size_t len)
 static int load_kmulti(struct kmulti *k, char *log, size_t log_size)
 {
 	LIBBPF_OPTS(bpf_prog_load_opts, opts);
-	struct bpf_insn insns[2 * NR_REGS + 40];
-	unsigned int n = 0, i, skip_match = 0, skip_lookup;
+	struct bpf_insn insns[2 * NR_REGS + 48];
+	unsigned int n = 0, i, skip_match = 0, skip_lookup, skip_entry = 0;
 
 	insns[n++] = MOV64(BPF_REG_6, BPF_REG_1);
+	if (k->session) {
+		/* the map's key: 0 at entry, 1 at exit; the exit skips --match */
+		insns[n++] = INSN(BPF_JMP | BPF_CALL, 0, BPF_PSEUDO_KFUNC_CALL,
+				  0, k->is_return_id);
+		insns[n++] = INSN(BPF_STX | BPF_MEM | BPF_W, BPF_REG_10,
+				  BPF_REG_0, -4, 0);
+		skip_entry = n;
+		insns[n++] = INSN(BPF_JMP | BPF_JNE | BPF_K, BPF_REG_0, 0, 0, 0);
+	}
 	if (k->match_reg >= 0) {
 		insns[n++] = INSN(BPF_LDX | BPF_MEM | BPF_DW, BPF_REG_1,
 				  BPF_REG_6, k->match_reg * 8, 0);
@@ -213,7 +229,11 @@ static int load_kmulti(struct kmulti *k, char *log, size_t log_size)
 		insns[n++] = INSN(BPF_JMP | BPF_JNE | BPF_K, BPF_REG_1, 0, 0,
 				  (int)k->match_val);
 	}
-	insns[n++] = INSN(BPF_ST | BPF_MEM | BPF_W, BPF_REG_10, 0, -4, 0);
+	if (skip_entry)
+		insns[skip_entry].off = n - skip_entry - 1;
+	else
+		insns[n++] = INSN(BPF_ST | BPF_MEM | BPF_W, BPF_REG_10, 0, -4,
+				  0);
 	insns[n++] = INSN(BPF_LD | BPF_DW | BPF_IMM, BPF_REG_1,
 			  BPF_PSEUDO_MAP_FD, 0, k->map);
 	insns[n++] = INSN(0, 0, 0, 0, 0);
@@ -262,14 +282,22 @@ static int load_kmulti(struct kmulti *k, char *log, size_t log_size)
 				  k->override_val);
 		insns[n++] = CALL(BPF_FUNC_override_return);
 	}
-	/* the two jumps land here */
-	if (skip_match)
-		insns[skip_match].off = n - skip_match - 1;
+	/* a failed lookup lands here, and a call that does not match */
 	insns[skip_lookup].off = n - skip_lookup - 1;
+	if (skip_match && !k->session)
+		insns[skip_match].off = n - skip_match - 1;
 	insns[n++] = INSN(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 0);
 	insns[n++] = INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
+	/* a session's entry that does not match: no run at its exit */
+	if (skip_match && k->session) {
+		insns[skip_match].off = n - skip_match - 1;
+		insns[n++] = INSN(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0,
+				  1);
+		insns[n++] = INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
+	}
 
-	opts.expected_attach_type = BPF_TRACE_KPROBE_MULTI;
+	opts.expected_attach_type = k->session ? BPF_TRACE_KPROBE_SESSION :
+				    BPF_TRACE_KPROBE_MULTI;
 	opts.log_buf = log;
 	opts.log_size = log_size;
 	opts.log_level = 1;
@@ -279,13 +307,26 @@ static int load_kmulti(struct kmulti *k, char *log, size_t log_size)
 
 static int attach_kmulti(struct kmulti *k, char **funcs, int nfunc, int ret)
 {
-	LIBBPF_OPTS(bpf_link_create_opts, lopts);
 	static char log[65536];
+	union bpf_attr attr;
 	__u64 *cookies;
+	struct btf *btf;
 	int prog, i;
 
+	if (k->session) {
+		btf = btf__load_vmlinux_btf();
+		k->is_return_id = btf ? btf__find_by_name_kind(btf,
+				"bpf_session_is_return", BTF_KIND_FUNC) : -1;
+		btf__free(btf);
+		if (k->is_return_id < 0) {
+			fprintf(stderr,
+				"fta-fentry: no bpf_session_is_return in vmlinux BTF\n");
+			return -1;
+		}
+	}
 	k->map = bpf_map_create(BPF_MAP_TYPE_ARRAY, "fta_kmulti", sizeof(__u32),
-				KM_WORDS * sizeof(__u64), 1, NULL);
+				KM_WORDS * sizeof(__u64), 1 + k->session,
+				NULL);
 	if (k->map < 0) {
 		fprintf(stderr, "fta-fentry: map: %s\n", strerror(-k->map));
 		return -1;
@@ -302,22 +343,32 @@ static int attach_kmulti(struct kmulti *k, char **funcs, int nfunc, int ret)
 		return -1;
 	for (i = 0; i < nfunc; i++)
 		cookies[i] = 1000 + i;
-	lopts.kprobe_multi.syms = (const char **)funcs;
-	lopts.kprobe_multi.cookies = cookies;
-	lopts.kprobe_multi.cnt = nfunc;
-	lopts.kprobe_multi.flags = ret ? BPF_F_KPROBE_MULTI_RETURN : 0;
-	k->link = bpf_link_create(prog, 0, BPF_TRACE_KPROBE_MULTI, &lopts);
+	/*
+	 * By the system call: the host's libbpf may predate kprobe.session,
+	 * and would then not pass the functions on
+	 */
+	memset(&attr, 0, sizeof(attr));
+	attr.link_create.prog_fd = prog;
+	attr.link_create.attach_type = k->session ? BPF_TRACE_KPROBE_SESSION :
+				       BPF_TRACE_KPROBE_MULTI;
+	attr.link_create.kprobe_multi.syms = (unsigned long)funcs;
+	attr.link_create.kprobe_multi.cookies = (unsigned long)cookies;
+	attr.link_create.kprobe_multi.cnt = nfunc;
+	attr.link_create.kprobe_multi.flags = ret ? BPF_F_KPROBE_MULTI_RETURN :
+					      0;
+	k->link = syscall(__NR_bpf, BPF_LINK_CREATE, &attr, sizeof(attr));
+	free(cookies);
 	if (k->link < 0) {
-		fprintf(stderr, "fta-fentry: attach: %s\n", strerror(-k->link));
+		fprintf(stderr, "fta-fentry: attach: %s\n", strerror(errno));
 		return -1;
 	}
 	return 0;
 }
 
-static int write_regs(struct kmulti *k, const char *path)
+/* The registers and the rest of slot @key (1: a session's exit) */
+static int write_regs(struct kmulti *k, const char *path, __u32 key)
 {
 	__u64 slot[KM_WORDS];
-	__u32 key = 0;
 	unsigned int i;
 	FILE *f;
 
@@ -544,6 +595,9 @@ int main(int argc, char **argv)
 		} else if (!strcmp(argv[i], "--kretprobe-multi")) {
 			kmulti = 1;
 			kret = 1;
+		} else if (!strcmp(argv[i], "--kprobe-session")) {
+			kmulti = 1;
+			k.session = 1;
 		} else if (!strcmp(argv[i], "--override") && i + 1 < argc) {
 			k.override = 1;
 			k.override_val = strtol(argv[++i], NULL, 0);
@@ -586,8 +640,9 @@ int main(int argc, char **argv)
 			"usage: fta-fentry [--fexit | --fmod-ret | --lsm] FUNC... -- CMD [ARG...]\n"
 			"       fta-fentry --multi [--fexit] [--counts FILE] [--cnt N] [--ctx-read]\n"
 			"                  FUNC... -- CMD [ARG...]\n"
-			"       fta-fentry --kprobe-multi|--kretprobe-multi [--match REG=VALUE]\n"
-			"                  [--regs FILE] [--override VALUE] FUNC... -- CMD [ARG...]\n"
+			"       fta-fentry --kprobe-multi|--kretprobe-multi|--kprobe-session\n"
+			"                  [--match REG=VALUE] [--regs FILE] [--override VALUE]\n"
+			"                  FUNC... -- CMD [ARG...]\n"
 			"       fta-fentry --list FUNC...\n");
 		return 2;
 	}
@@ -629,9 +684,19 @@ int main(int argc, char **argv)
 	}
 	if (waitpid(pid, &status, 0) < 0)
 		return 2;
-	if (regs && write_regs(&k, regs)) {
+	if (regs && write_regs(&k, regs, 0)) {
 		fprintf(stderr, "fta-fentry: %s: %s\n", regs, strerror(errno));
 		return 2;
+	}
+	if (regs && k.session) {
+		char exit_path[4096];
+
+		snprintf(exit_path, sizeof(exit_path), "%s.exit", regs);
+		if (write_regs(&k, exit_path, 1)) {
+			fprintf(stderr, "fta-fentry: %s: %s\n", exit_path,
+				strerror(errno));
+			return 2;
+		}
 	}
 	if (counts && write_counts(&m, counts)) {
 		fprintf(stderr, "fta-fentry: %s: %s\n", counts, strerror(errno));
